@@ -1,0 +1,3 @@
+import '../../server/runtime/require-node';
+
+export default function setup(): void {}
