@@ -1,0 +1,12 @@
+import { adminT as t } from './procedure';
+import { apiKeysRouter } from './api-keys';
+import { environmentsRouter, organizationsRouter, projectsRouter } from './tenancy';
+
+/** The internal operator API (not part of /v1), served at /internal/trpc. */
+export const adminRouter = t.router({
+  organizations: organizationsRouter,
+  projects: projectsRouter,
+  environments: environmentsRouter,
+  apiKeys: apiKeysRouter,
+});
+export type AdminRouter = typeof adminRouter;

@@ -1,0 +1,13 @@
+import { t } from '../http/trpc';
+import { createPayment } from './payments';
+import { authTest, health } from './platform';
+import { createSubscription } from './subscriptions';
+
+/** The public /v1 contract: every procedure here carries its REST mapping. */
+export const v1Router = t.router({
+  health,
+  authTest,
+  payments: t.router({ create: createPayment }),
+  subscriptions: t.router({ create: createSubscription }),
+});
+export type V1Router = typeof v1Router;

@@ -1,0 +1,102 @@
+/**
+ * The service's whole configuration, read once from environment variables and
+ * validated with Zod. A bad value stops start-up with a message that names the
+ * variable; values are never echoed back, since some of them are secrets.
+ */
+import { z } from 'zod';
+
+const boolFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const perMinute = (fallback: number) => z.coerce.number().int().min(1).max(1_000_000).default(fallback);
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    /** Public address merchants use; shown in the OpenAPI document's `servers`. */
+    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** `postgres://…` selects PostgreSQL; without it the embedded PGlite database is used. */
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// URL' }).optional(),
+    /** Folder of the embedded database and of generated local files. */
+    DATA_DIR: z.string().min(1).default('./data'),
+    /** Embedded database kept in memory only (tests); ignored with DATABASE_URL. */
+    DATABASE_IN_MEMORY: boolFromEnv.default(false),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Bearer token of the internal admin API used by the operator CLI; generated into DATA_DIR when absent outside production. */
+    ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** Create the demo organization, project, sandbox environment and key on first start. */
+    SEED_DEMO: boolFromEnv.optional(),
+    MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    RATE_LIMIT_PAYMENTS_CREATE: perMinute(30),
+    RATE_LIMIT_PAYMENTS_SYNC: perMinute(10),
+    RATE_LIMIT_PAYMENTS_CANCEL: perMinute(10),
+    RATE_LIMIT_DEFAULT: perMinute(600),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.ADMIN_TOKEN) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_TOKEN'], message: 'is required when NODE_ENV=production' });
+    }
+    if (env.NODE_ENV === 'production' && !env.DATABASE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when NODE_ENV=production (the embedded database is for development)' });
+    }
+  });
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  host: string;
+  port: number;
+  publicBaseUrl: string | undefined;
+  database: { kind: 'postgresql'; url: string } | { kind: 'pglite'; dataDir: string | null };
+  dataDir: string;
+  logLevel: Env['LOG_LEVEL'];
+  adminToken: string | undefined;
+  seedDemo: boolean;
+  maxBodyBytes: number;
+  shutdownTimeoutMs: number;
+  rateLimits: {
+    payments_create: number;
+    payments_sync: number;
+    payments_cancel: number;
+    default: number;
+  };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  return {
+    env: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    publicBaseUrl: env.PUBLIC_BASE_URL,
+    database: env.DATABASE_URL
+      ? { kind: 'postgresql', url: env.DATABASE_URL }
+      : { kind: 'pglite', dataDir: env.DATABASE_IN_MEMORY ? null : `${env.DATA_DIR}/pg` },
+    dataDir: env.DATA_DIR,
+    logLevel: env.LOG_LEVEL,
+    adminToken: env.ADMIN_TOKEN,
+    seedDemo: env.SEED_DEMO ?? !env.DATABASE_URL,
+    maxBodyBytes: env.MAX_BODY_BYTES,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    rateLimits: {
+      payments_create: env.RATE_LIMIT_PAYMENTS_CREATE,
+      payments_sync: env.RATE_LIMIT_PAYMENTS_SYNC,
+      payments_cancel: env.RATE_LIMIT_PAYMENTS_CANCEL,
+      default: env.RATE_LIMIT_DEFAULT,
+    },
+  };
+}

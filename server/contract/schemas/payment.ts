@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { GATEWAY_NAMES, PAYMENT_METHODS, PAYMENT_STATUSES } from '../enums';
+import { Amount, caseInsensitiveEnum, Currency, CustomerInput, CustomerOutput, ExternalId, MetadataInput } from './common';
+
+export const CreatePaymentInput = z
+  .object({
+    amount: Amount,
+    currency: Currency,
+    method: caseInsensitiveEnum(PAYMENT_METHODS).meta({ description: '`pix` or `card`; upper case accepted, answered lower case.' }),
+    customer: CustomerInput,
+    externalId: ExternalId,
+    metadata: MetadataInput.optional(),
+    card: z
+      .object({
+        installments: z.int().min(1).max(24).default(1).meta({ description: '1 to 24; gateway_a allows 1 to 12.' }),
+      })
+      .optional()
+      .meta({ description: 'Card options; rejected when method is pix.' }),
+  })
+  .superRefine((input, ctx) => {
+    if (input.method === 'pix' && input.card !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['card'], message: 'is not allowed when method is pix' });
+    }
+  });
+
+export const Payment = z
+  .object({
+    id: z.string().meta({ example: 'pay_3k2j4h5g6f7d8s9a0q1w2e3r' }),
+    status: z.enum(PAYMENT_STATUSES),
+    method: z.enum(PAYMENT_METHODS),
+    gateway: z.enum(GATEWAY_NAMES),
+    amount: z.int(),
+    currency: z.literal('BRL'),
+    externalId: z.string().nullable(),
+    gatewayRef: z.string().nullable(),
+    customer: CustomerOutput,
+    checkoutUrl: z.string().nullable(),
+    pix: z.object({ qrCode: z.string().nullable(), qrCodeText: z.string().nullable() }).nullable(),
+    card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+  })
+  .meta({ id: 'Payment' });
+export type PaymentBody = z.infer<typeof Payment>;

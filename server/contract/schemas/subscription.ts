@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { GATEWAY_NAMES, PAYMENT_METHODS, SUBSCRIPTION_INTERVALS, SUBSCRIPTION_STATUSES } from '../enums';
+import { Amount, caseInsensitiveEnum, Currency, CustomerInput, CustomerOutput, ExternalId, MetadataInput } from './common';
+
+export const CreateSubscriptionInput = z.object({
+  amount: Amount,
+  currency: Currency,
+  interval: caseInsensitiveEnum(SUBSCRIPTION_INTERVALS).meta({ description: '`monthly` or `yearly`; upper case accepted.' }),
+  trialDays: z
+    .int()
+    .min(0)
+    .max(365)
+    .nullish()
+    .transform((v) => v ?? 0)
+    .meta({ description: '0 to 365, default 0. On gateway_c the real trial comes from the plan; this keeps the local status consistent.' }),
+  customer: CustomerInput,
+  externalId: ExternalId,
+  metadata: MetadataInput.optional(),
+  card: z
+    .object({ installments: z.int().min(1).max(24).optional() })
+    .optional()
+    .meta({ description: 'Accepted and ignored.' }),
+  gateway: z
+    .object({
+      gateway_c: z.object({ planId: z.string().min(1) }).optional(),
+    })
+    .optional()
+    .meta({ description: '`gateway.gateway_c.planId` is required when SUBSCRIPTION routing resolves to gateway_c, ignored otherwise.' }),
+});
+
+const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp' });
+
+export const Subscription = z
+  .object({
+    id: z.string(),
+    status: z.enum(SUBSCRIPTION_STATUSES),
+    method: z.enum(PAYMENT_METHODS),
+    gateway: z.enum(GATEWAY_NAMES),
+    amount: z.int(),
+    currency: z.literal('BRL'),
+    interval: z.enum(SUBSCRIPTION_INTERVALS),
+    trialDays: z.int(),
+    trialEndsAt: Timestamp.nullable(),
+    nextBillingAt: Timestamp.nullable(),
+    cancelAtPeriodEnd: z.boolean(),
+    canceledAt: Timestamp.nullable(),
+    externalId: z.string().nullable(),
+    gatewayRef: z.string().nullable(),
+    checkoutUrl: z.string().nullable(),
+    customer: CustomerOutput,
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'Subscription' });

@@ -1,0 +1,26 @@
+/**
+ * Generates a migration from the difference between the entities and the
+ * schema the committed migrations produce, on a throwaway in-memory database.
+ * Usage: npm run db:migration:create -- <name>
+ */
+import '../runtime/require-node';
+import { MikroORM } from '@mikro-orm/pglite';
+import { Migrator } from '@mikro-orm/migrations';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+const name = process.argv[2];
+if (!name || !/^[a-z0-9-]+$/.test(name)) {
+  console.error('usage: npm run db:migration:create -- <name-in-kebab-case>');
+  process.exit(2);
+}
+const orm = await MikroORM.init({
+  entities: ENTITIES,
+  extensions: [Migrator],
+  dbName: 'memory://',
+  migrations: { migrationsList: MIGRATIONS, path: 'server/db/migrations', emit: 'ts', snapshot: false },
+});
+await orm.migrator.up();
+const result = await orm.migrator.create(undefined, false, false, name);
+console.log(result.fileName ? `created ${result.fileName}` : 'no schema changes');
+await orm.close(true);

@@ -1,0 +1,24 @@
+import { defineEntity, p, type Opt } from '@mikro-orm/core';
+import { BILLING_STATUSES, type BillingStatus } from '../../contract/enums';
+import { newId } from '../../domain/ids';
+
+export const OrganizationSchema = defineEntity({
+  name: 'Organization',
+  tableName: 'organizations',
+  properties: {
+    id: p.string().primary().onCreate(() => newId('org')),
+    name: p.string().length(255),
+    /** Platform billing state; anything but `active` blocks payment and subscription creation (402). */
+    billingStatus: p.enum(BILLING_STATUSES).default('active'),
+    /** Monthly transaction quota of the plan; null means unlimited. */
+    monthlyTxLimit: p.integer().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export class Organization extends OrganizationSchema.class {
+  get isBillingActive(): Opt<boolean> {
+    return (this.billingStatus as BillingStatus) === 'active';
+  }
+}
+OrganizationSchema.setClass(Organization);

@@ -1,0 +1,17 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { newId } from '../../domain/ids';
+import { Organization } from './organization';
+
+export const ProjectSchema = defineEntity({
+  name: 'Project',
+  tableName: 'projects',
+  properties: {
+    id: p.string().primary().onCreate(() => newId('prj')),
+    organization: () => p.manyToOne(Organization),
+    name: p.string().length(255),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export class Project extends ProjectSchema.class {}
+ProjectSchema.setClass(Project);

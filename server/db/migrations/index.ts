@@ -1,0 +1,7 @@
+/** Every committed migration, in order. New ones are generated with `npm run db:migration:create -- <name>`. */
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122011935_tenancy } from './Migration20261122011935_tenancy';
+
+export const MIGRATIONS: MigrationObject[] = [
+  { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
+];

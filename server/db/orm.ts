@@ -1,0 +1,62 @@
+/**
+ * Opens the database the configuration names (PostgreSQL or embedded PGlite)
+ * with the same entities and migrations, and brings the schema up to date by
+ * running the committed migrations (never by diffing the schema at boot).
+ */
+import { mkdirSync } from 'node:fs';
+import type { AbstractSqlDriver, BasePostgreSqlEntityManager } from '@mikro-orm/sql';
+import { MikroORM as PostgreSqlMikroORM } from '@mikro-orm/postgresql';
+import { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
+import { Migrator } from '@mikro-orm/migrations';
+import type { Config } from '../config';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+export type EntityManager = BasePostgreSqlEntityManager<AbstractSqlDriver>;
+
+export interface Database {
+  kind: Config['database']['kind'];
+  /** The root EntityManager: never used directly, fork one per unit of work. */
+  root: EntityManager;
+  fork(): EntityManager;
+  close(): Promise<void>;
+}
+
+const baseOptions = {
+  entities: ENTITIES,
+  extensions: [Migrator],
+  migrations: {
+    migrationsList: MIGRATIONS,
+    path: 'server/db/migrations',
+    emit: 'ts' as const,
+    snapshot: false,
+    transactional: true,
+    allOrNothing: true,
+  },
+  // Entities are defined in code; nothing to discover from the file system.
+  discovery: { warnWhenNoEntities: true },
+  allowGlobalContext: false,
+  debug: false,
+};
+
+interface OpenedOrm {
+  em: EntityManager;
+  migrate(): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+async function openOrm(database: Config['database']): Promise<OpenedOrm> {
+  if (database.kind === 'postgresql') {
+    const orm = await PostgreSqlMikroORM.init({ ...baseOptions, clientUrl: database.url });
+    return { em: orm.em as unknown as EntityManager, migrate: () => orm.migrator.up(), close: () => orm.close(true) };
+  }
+  if (database.dataDir) mkdirSync(database.dataDir, { recursive: true });
+  const orm = await PgliteMikroORM.init({ ...baseOptions, dbName: database.dataDir ?? 'memory://' });
+  return { em: orm.em as unknown as EntityManager, migrate: () => orm.migrator.up(), close: () => orm.close(true) };
+}
+
+export async function openDatabase(database: Config['database'], options: { migrate?: boolean } = {}): Promise<Database> {
+  const orm = await openOrm(database);
+  if (options.migrate !== false) await orm.migrate();
+  return { kind: database.kind, root: orm.em, fork: () => orm.em.fork(), close: () => orm.close() };
+}

@@ -1,0 +1,73 @@
+/**
+ * The express application: request logging, the generated contract, the
+ * internal operator API, and /v1 served by trpc-to-openapi over the tRPC
+ * procedures, with every error rewritten into the contract's body.
+ */
+import express, { type ErrorRequestHandler } from 'express';
+import { createOpenApiExpressMiddleware } from 'trpc-to-openapi';
+import { stringify as toYaml } from 'yaml';
+import { adminHttpHandler } from '../admin/http';
+import { v1Router } from '../api/router';
+import { ApiError } from '../contract/errors';
+import { buildOpenApiDocument } from '../contract/openapi';
+import type { Services } from '../services';
+import { createContextFactory } from './context';
+import { contractErrorBodies } from './error-bodies';
+import { isUnexpected, toApiError } from './error-translation';
+import './express-augment';
+import { jsonBody } from './json-body';
+import { pinInputCoercion } from './no-coercion';
+import { requestLog } from './request-log';
+
+pinInputCoercion(v1Router);
+
+const successStatusByPath = new Map<string, number>(
+  Object.entries(v1Router._def.procedures).map(([path, procedure]) => [
+    path,
+    (procedure as { _def: { meta?: { successStatus?: number } } })._def.meta?.successStatus ?? 200,
+  ]),
+);
+
+export function createApp(services: Services, options: { baseUrl: string; adminToken: string }): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use(requestLog(services.log));
+
+  const openApi = buildOpenApiDocument(v1Router, options.baseUrl);
+  const openApiJson = JSON.stringify(openApi, null, 2);
+  const openApiYaml = toYaml(openApi);
+  app.get('/v1/openapi.json', (_req, res) => void res.type('application/json').send(openApiJson));
+  app.get('/v1/openapi.yaml', (_req, res) => void res.type('application/yaml').send(openApiYaml));
+
+  const createContext = createContextFactory(services);
+  app.use('/internal/trpc', ...adminHttpHandler(services, options.adminToken));
+
+  app.use(jsonBody(services.config.maxBodyBytes));
+  app.use(contractErrorBodies);
+  app.use(
+    createOpenApiExpressMiddleware({
+      router: v1Router,
+      createContext,
+      maxBodySize: services.config.maxBodyBytes,
+      onError: ({ error, req }) => {
+        const apiError = toApiError(error);
+        (req as express.Request).apiError = apiError;
+        if (isUnexpected(apiError)) (req as express.Request).log.error({ err: error.cause ?? error }, 'unexpected failure');
+      },
+      responseMeta: ({ errors, paths }) => {
+        if (errors[0]) return { status: toApiError(errors[0]).status };
+        return { status: successStatusByPath.get(paths?.[0] ?? '') ?? 200 };
+      },
+    }),
+  );
+
+  // Anything that escaped the adapter: answer in the contract's shape, leak nothing.
+  const lastResort: ErrorRequestHandler = (error, req, res, _next) => {
+    req.log.error({ err: error }, 'unhandled error');
+    if (res.headersSent) return res.end();
+    res.status(500).json(new ApiError('internal_error').toBody());
+  };
+  app.use(lastResort);
+  return app;
+}

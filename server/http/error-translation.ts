@@ -1,0 +1,47 @@
+/**
+ * Turns whatever a request failed with into the contract's ApiError
+ * (decision 1): our own ApiErrors pass through, Zod input failures become
+ * `invalid_input` with `{path, message}` issues, and anything unexpected
+ * becomes a bare `internal_error` that leaks nothing.
+ */
+import { TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
+import { ApiError, isApiError, type ValidationIssue } from '../contract/errors';
+
+export function issuesFromZod(error: ZodError): ValidationIssue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment)),
+    message: issue.message,
+  }));
+}
+
+const memo = new WeakMap<object, ApiError>();
+
+export function toApiError(error: unknown): ApiError {
+  if (isApiError(error)) return error;
+  if (typeof error === 'object' && error !== null) {
+    const known = memo.get(error);
+    if (known) return known;
+  }
+  const translated = translate(error);
+  if (typeof error === 'object' && error !== null) memo.set(error, translated);
+  return translated;
+}
+
+function translate(error: unknown): ApiError {
+  if (error instanceof ZodError) return new ApiError('invalid_input', { issues: issuesFromZod(error) });
+  if (!(error instanceof TRPCError)) return new ApiError('internal_error');
+  if (isApiError(error.cause)) return error.cause;
+  if (error.cause instanceof ZodError) return new ApiError('invalid_input', { issues: issuesFromZod(error.cause) });
+  switch (error.code) {
+    case 'NOT_FOUND':
+      return new ApiError('not_found');
+    case 'PARSE_ERROR':
+      return new ApiError('invalid_json');
+    default:
+      return new ApiError('internal_error');
+  }
+}
+
+/** True when the failure is ours to fix (logged at error level with its stack). */
+export const isUnexpected = (error: ApiError): boolean => error.status >= 500 && error.code === 'internal_error';

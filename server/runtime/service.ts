@@ -1,0 +1,62 @@
+/**
+ * Builds and runs one service process: database (migrated), rate-limit store,
+ * HTTP server. Used by `npm start` and by the tests, which start real
+ * services on ephemeral ports.
+ */
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import type { Config } from '../config';
+import { openDatabase } from '../db/orm';
+import { createApp } from '../http/app';
+import { createMemoryRateLimiter, createPostgresRateLimiter } from '../http/rate-limiter';
+import type { Services } from '../services';
+import { localAdminToken } from './local-secrets';
+import type { Logger } from './logger';
+
+export interface RunningService {
+  url: string;
+  services: Services;
+  adminToken: string;
+  /** Stops accepting connections, lets in-flight requests finish (up to the shutdown timeout), closes the stores. */
+  close(): Promise<void>;
+}
+
+export async function startService(config: Config, log: Logger, options: { now?: () => Date } = {}): Promise<RunningService> {
+  const db = await openDatabase(config.database);
+  const rateLimiter =
+    config.database.kind === 'postgresql'
+      ? createPostgresRateLimiter(new pg.Pool({ connectionString: config.database.url, max: 4 }))
+      : createMemoryRateLimiter();
+  const services: Services = { config, log, db, rateLimiter, now: options.now ?? (() => new Date()) };
+  const adminToken = config.adminToken ?? localAdminToken(config.dataDir);
+
+  let server: Server;
+  try {
+    const provisionalBase = config.publicBaseUrl ?? `http://localhost:${config.port}`;
+    const app = createApp(services, { baseUrl: provisionalBase, adminToken });
+    server = app.listen(config.port, config.host);
+    await once(server, 'listening');
+  } catch (error) {
+    await rateLimiter.close();
+    await db.close();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const deadline = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+      await drained;
+      clearTimeout(deadline);
+      await rateLimiter.close();
+      await db.close();
+    })());
+
+  return { url: `http://${host}:${port}`, services, adminToken, close };
+}

@@ -1,0 +1,14 @@
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import type { Database } from './db/orm';
+import type { RateLimiter } from './http/rate-limiter';
+
+/** The long-lived collaborators of one service process, built once at start-up. */
+export interface Services {
+  config: Config;
+  log: Logger;
+  db: Database;
+  rateLimiter: RateLimiter;
+  /** Injectable clock, so month boundaries and windows are testable. */
+  now: () => Date;
+}
