@@ -4,7 +4,7 @@ import { authedProcedure, publicProcedure } from '../http/procedures';
 
 export const health = publicProcedure
   .meta({
-    openapi: { method: 'GET', path: '/v1/health', tags: ['platform'], summary: 'Liveness check', description: 'No authentication; touches neither storage nor gateways.' },
+    openapi: { method: 'GET', path: '/v1/health', tags: ['platform'], summary: 'Liveness check', description: 'No authentication; touches neither storage nor gateways.', protect: false },
     errors: [],
   })
   .input(z.void())

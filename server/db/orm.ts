@@ -45,18 +45,23 @@ interface OpenedOrm {
   close(): Promise<void>;
 }
 
-async function openOrm(database: Config['database']): Promise<OpenedOrm> {
+async function openOrm(database: Config['database'], logger: (message: string) => void): Promise<OpenedOrm> {
+  const options = { ...baseOptions, logger };
   if (database.kind === 'postgresql') {
-    const orm = await PostgreSqlMikroORM.init({ ...baseOptions, clientUrl: database.url });
+    const orm = await PostgreSqlMikroORM.init({ ...options, clientUrl: database.url });
     return { em: orm.em as unknown as EntityManager, migrate: () => orm.migrator.up(), close: () => orm.close(true) };
   }
   if (database.dataDir) mkdirSync(database.dataDir, { recursive: true });
-  const orm = await PgliteMikroORM.init({ ...baseOptions, dbName: database.dataDir ?? 'memory://' });
+  const orm = await PgliteMikroORM.init({ ...options, dbName: database.dataDir ?? 'memory://' });
   return { em: orm.em as unknown as EntityManager, migrate: () => orm.migrator.up(), close: () => orm.close(true) };
 }
 
-export async function openDatabase(database: Config['database'], options: { migrate?: boolean } = {}): Promise<Database> {
-  const orm = await openOrm(database);
+export async function openDatabase(
+  database: Config['database'],
+  options: { migrate?: boolean; logger?: (message: string) => void } = {},
+): Promise<Database> {
+  // MikroORM's own messages (migrations applied) go to the service log, not to stdout.
+  const orm = await openOrm(database, options.logger ?? (() => {}));
   if (options.migrate !== false) await orm.migrate();
   return { kind: database.kind, root: orm.em, fork: () => orm.em.fork(), close: () => orm.close() };
 }

@@ -41,7 +41,7 @@ export function createApp(services: Services, options: { baseUrl: string; adminT
   app.get('/v1/openapi.yaml', (_req, res) => void res.type('application/yaml').send(openApiYaml));
 
   const createContext = createContextFactory(services);
-  app.use('/internal/trpc', ...adminHttpHandler(services, options.adminToken));
+  app.use('/internal/trpc', adminHttpHandler(services, options.adminToken));
 
   app.use(jsonBody(services.config.maxBodyBytes));
   app.use(contractErrorBodies);

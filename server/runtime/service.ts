@@ -24,7 +24,7 @@ export interface RunningService {
 }
 
 export async function startService(config: Config, log: Logger, options: { now?: () => Date } = {}): Promise<RunningService> {
-  const db = await openDatabase(config.database);
+  const db = await openDatabase(config.database, { logger: (message) => log.info({ component: 'database' }, message.replace(/\x1b\[[0-9;]*m/g, '')) });
   const rateLimiter =
     config.database.kind === 'postgresql'
       ? createPostgresRateLimiter(new pg.Pool({ connectionString: config.database.url, max: 4 }))

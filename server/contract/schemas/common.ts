@@ -33,7 +33,7 @@ function depthOf(value: unknown): number {
 }
 
 export const MetadataInput = z
-  .record(z.string(), z.json())
+  .record(z.string(), z.json().meta({ id: 'JsonValue', description: 'Any JSON value.' }))
   .superRefine((value, ctx) => {
     if (Buffer.byteLength(JSON.stringify(value), 'utf8') > METADATA_MAX_BYTES) {
       ctx.addIssue({ code: 'custom', message: `must be at most ${METADATA_MAX_BYTES} bytes when serialized as JSON` });

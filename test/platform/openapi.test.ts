@@ -1,0 +1,65 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { parse as parseYaml } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CATALOGUE } from '../../server/contract/errors';
+import { call } from '../support/http';
+import { startTestService, type TestService } from '../support/service';
+
+let service: TestService;
+let document: any;
+
+beforeAll(async () => {
+  service = await startTestService();
+  document = (await call(service.url, 'GET', '/v1/openapi.json')).body;
+});
+afterAll(() => service?.stop());
+
+describe('the published contract', () => {
+  it('is valid OpenAPI 3.1 by a standard validator', async () => {
+    expect(document.openapi).toBe('3.1.0');
+    await expect(SwaggerParser.validate(structuredClone(document))).resolves.toBeTruthy();
+  });
+
+  it('is served as YAML with the same content, without authentication', async () => {
+    const yaml = await call(service.url, 'GET', '/v1/openapi.yaml');
+    expect(yaml.status).toBe(200);
+    expect(yaml.headers.get('content-type')).toMatch(/yaml/);
+    expect(parseYaml(yaml.text)).toEqual(document);
+  });
+
+  it('documents the v1 routes with their success statuses', () => {
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/health', '/v1/auth/test', '/v1/payments', '/v1/subscriptions']));
+    expect(Object.keys(document.paths['/v1/payments'].post.responses)).toContain('201');
+    expect(Object.keys(document.paths['/v1/payments'].post.responses)).not.toContain('200');
+    expect(document.paths['/v1/health'].get.security ?? []).toEqual([]);
+    expect(document.paths['/v1/auth/test'].get.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it('has one error body and names each route’s error codes by status', () => {
+    const errorSchema = document.components.schemas.ErrorResponse;
+    expect(errorSchema.properties.error.enum.sort()).toEqual(Object.keys(ERROR_CATALOGUE).sort());
+    expect(Object.keys(document.components.schemas).filter((name) => name.startsWith('error.'))).toEqual([]);
+    const responses = document.paths['/v1/payments'].post.responses;
+    const codesAt = (status: string) => responses[status].content['application/json'].schema.allOf[1].properties.error.enum;
+    expect(codesAt('400')).toEqual(['invalid_json', 'invalid_input']);
+    expect(codesAt('402')).toContain('billing_monthly_tx_limit_reached');
+    expect(codesAt('409')).toEqual(['no_routing_rule', 'provider_not_configured', 'provider_disabled', 'method_not_supported']);
+    expect(Object.keys(responses['429'].headers)).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+    expect(Object.keys(responses['201'].headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-Request-Id']));
+  });
+
+  it('states the readings of the contract', () => {
+    const description: string = document.info.description;
+    for (const phrase of ['Error bodies', 'Payment cancel', 'Subscription initial status', 'Precedence', 'Rate-limit headers', 'Repeated `externalId`', 'Metadata rules', '`currency`', 'Outbound event `provider`', 'Webhook delivery']) {
+      expect(description).toContain(phrase);
+    }
+  });
+
+  it('describes the Payment with every field of the contract', () => {
+    const payment = document.components.schemas.Payment;
+    expect(Object.keys(payment.properties).sort()).toEqual(
+      ['id', 'status', 'method', 'gateway', 'amount', 'currency', 'externalId', 'gatewayRef', 'customer', 'checkoutUrl', 'pix', 'card'].sort(),
+    );
+    expect(payment.required.sort()).toEqual(Object.keys(payment.properties).sort());
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * The database a test service runs on: embedded in-memory PGlite by default;
+ * with TEST_DATABASE_URL set, a freshly created, uniquely named PostgreSQL
+ * database that is dropped afterwards, so runs never see each other's data.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Config } from '../../server/config';
+
+export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+export interface TestDatabase {
+  config: Config['database'];
+  drop(): Promise<void>;
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (!onPostgres) return { config: { kind: 'pglite', dataDir: null }, drop: async () => {} };
+  const name = `payments_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`CREATE DATABASE "${name}"`);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return {
+    config: { kind: 'postgresql', url: url.toString() },
+    drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}

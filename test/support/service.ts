@@ -1,0 +1,70 @@
+/** A real service on an ephemeral port, on the test database, with its logs captured. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { loadConfig, type Config } from '../../server/config';
+import { adminContext } from '../../server/admin/procedure';
+import { adminRouter } from '../../server/admin/router';
+import { createLogger } from '../../server/runtime/logger';
+import { startService, type RunningService } from '../../server/runtime/service';
+import { randomToken } from '../../server/domain/ids';
+import { createTestDatabase, type TestDatabase } from './database';
+
+export interface TestService extends RunningService {
+  config: Config;
+  dataDir: string;
+  /** Every log line the service wrote, as text. */
+  logs(): string;
+  /** The operator procedures, called in-process. */
+  admin: ReturnType<typeof adminRouter.createCaller>;
+  stop(): Promise<void>;
+}
+
+export interface TestServiceOptions {
+  env?: Record<string, string>;
+  /** Reuse another service's database (two nodes behind one load balancer). */
+  database?: TestDatabase;
+  now?: () => Date;
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'payments-test-'));
+  const ownDatabase = !options.database;
+  const database = options.database ?? (await createTestDatabase());
+  const config: Config = {
+    ...loadConfig({
+      NODE_ENV: 'test',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN: `adm_${randomToken(40)}`,
+      LOG_LEVEL: 'info',
+      SEED_DEMO: 'false',
+      ...options.env,
+    }),
+    database: database.config,
+  };
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  const service = await startService(config, createLogger(config.logLevel, sink), { now: options.now });
+  return {
+    ...service,
+    config,
+    dataDir,
+    logs: () => lines.join(''),
+    admin: adminRouter.createCaller(adminContext(service.services)),
+    async stop() {
+      try {
+        await service.close();
+      } finally {
+        if (ownDatabase) await database.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
