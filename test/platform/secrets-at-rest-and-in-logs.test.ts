@@ -26,8 +26,8 @@ async function wholeDatabaseAsText(): Promise<string> {
   const tables = await connection.execute<{ tablename: string }[]>("select tablename from pg_tables where schemaname = 'public'");
   const dumps: string[] = [];
   for (const { tablename } of tables) {
-    const rows = await connection.execute(`select row_to_json(t)::text as row from "${tablename}" t`);
-    dumps.push(...rows.map((r: { row: string }) => r.row));
+    const rows = await connection.execute<{ row: string }[]>(`select row_to_json(t)::text as row from "${tablename}" t`);
+    dumps.push(...rows.map((r) => r.row));
   }
   return dumps.join('\n');
 }
