@@ -27,6 +27,11 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Bearer token of the internal admin API used by the operator CLI; generated into DATA_DIR when absent outside production. */
     ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** Base64 of 32 random bytes: encrypts gateway credentials and webhook signing secrets at rest; generated into DATA_DIR when absent outside production. */
+    MASTER_KEY: z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be the base64 of exactly 32 bytes (openssl rand -base64 32)')
+      .optional(),
     /** Create the demo organization, project, sandbox environment and key on first start. */
     SEED_DEMO: boolFromEnv.optional(),
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
@@ -39,6 +44,9 @@ const EnvSchema = z
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.ADMIN_TOKEN) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_TOKEN'], message: 'is required when NODE_ENV=production' });
+    }
+    if (env.NODE_ENV === 'production' && !env.MASTER_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['MASTER_KEY'], message: 'is required when NODE_ENV=production' });
     }
     if (env.NODE_ENV === 'production' && !env.DATABASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when NODE_ENV=production (the embedded database is for development)' });
@@ -56,6 +64,7 @@ export interface Config {
   dataDir: string;
   logLevel: Env['LOG_LEVEL'];
   adminToken: string | undefined;
+  masterKey: Buffer | undefined;
   seedDemo: boolean;
   maxBodyBytes: number;
   shutdownTimeoutMs: number;
@@ -89,6 +98,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR,
     logLevel: env.LOG_LEVEL,
     adminToken: env.ADMIN_TOKEN,
+    masterKey: env.MASTER_KEY ? Buffer.from(env.MASTER_KEY, 'base64') : undefined,
     seedDemo: env.SEED_DEMO ?? !env.DATABASE_URL,
     maxBodyBytes: env.MAX_BODY_BYTES,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Database } from './db/orm';
+import type { SecretBox } from './domain/secret-box';
 import type { RateLimiter } from './http/rate-limiter';
 
 /** The long-lived collaborators of one service process, built once at start-up. */
@@ -9,6 +10,8 @@ export interface Services {
   log: Logger;
   db: Database;
   rateLimiter: RateLimiter;
+  /** Seals and opens secrets stored in the database (master key). */
+  secrets: SecretBox;
   /** Injectable clock, so month boundaries and windows are testable. */
   now: () => Date;
 }

@@ -5,6 +5,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { randomToken } from '../domain/ids';
 
 export function readLocalSecret(dataDir: string, name: string): string | null {
@@ -23,10 +24,19 @@ export function writeLocalSecret(dataDir: string, name: string, value: string): 
 export const ADMIN_TOKEN_FILE = 'admin-token';
 export const DEMO_KEY_FILE = 'demo-api-key';
 
-export function localAdminToken(dataDir: string): string {
-  const existing = readLocalSecret(dataDir, ADMIN_TOKEN_FILE);
+export const MASTER_KEY_FILE = 'master-key';
+
+/** Reads a generated secret of the data folder, creating it on first use. */
+function localSecret(dataDir: string, name: string, generate: () => string): string {
+  const existing = readLocalSecret(dataDir, name);
   if (existing) return existing;
-  const token = `adm_${randomToken(40)}`;
-  writeLocalSecret(dataDir, ADMIN_TOKEN_FILE, token);
-  return token;
+  const value = generate();
+  writeLocalSecret(dataDir, name, value);
+  return value;
 }
+
+export const localAdminToken = (dataDir: string): string => localSecret(dataDir, ADMIN_TOKEN_FILE, () => `adm_${randomToken(40)}`);
+
+/** Losing this file makes stored credentials unreadable: back it up with the data folder. */
+export const localMasterKey = (dataDir: string): Buffer =>
+  Buffer.from(localSecret(dataDir, MASTER_KEY_FILE, () => randomBytes(32).toString('base64')), 'base64');

@@ -12,7 +12,8 @@ import { openDatabase } from '../db/orm';
 import { createApp } from '../http/app';
 import { createMemoryRateLimiter, createPostgresRateLimiter } from '../http/rate-limiter';
 import type { Services } from '../services';
-import { localAdminToken } from './local-secrets';
+import { SecretBox } from '../domain/secret-box';
+import { localAdminToken, localMasterKey } from './local-secrets';
 import type { Logger } from './logger';
 
 export interface RunningService {
@@ -29,7 +30,8 @@ export async function startService(config: Config, log: Logger, options: { now?:
     config.database.kind === 'postgresql'
       ? createPostgresRateLimiter(new pg.Pool({ connectionString: config.database.url, max: 4 }))
       : createMemoryRateLimiter();
-  const services: Services = { config, log, db, rateLimiter, now: options.now ?? (() => new Date()) };
+  const secrets = new SecretBox(config.masterKey ?? localMasterKey(config.dataDir));
+  const services: Services = { config, log, db, rateLimiter, secrets, now: options.now ?? (() => new Date()) };
   const adminToken = config.adminToken ?? localAdminToken(config.dataDir);
 
   let server: Server;

@@ -1,0 +1,174 @@
+/**
+ * The one interface every gateway adapter implements. The service talks to
+ * gateways only through it, so routing, persistence and outbound events never
+ * see a gateway's wire format. Amounts are integer cents; documents are digits.
+ */
+import type {
+  GatewayName,
+  PaymentMethod,
+  PaymentStatus,
+  SubscriptionInterval,
+  SubscriptionStatus,
+} from '../contract/enums';
+import type { GatewayTimeouts } from './http-client';
+
+/** What a gateway can do, so routing and the API can refuse before calling it. */
+export interface GatewayCapabilities {
+  methods: readonly PaymentMethod[];
+  maxInstallments: number;
+  /** false: the API answers 501 `not_implemented` for payment cancel. */
+  paymentCancel: boolean;
+  /** false: `atPeriodEnd=true` is `invalid_input` on `['atPeriodEnd']`. */
+  subscriptionCancelAtPeriodEnd: boolean;
+  phoneRequiredForCard: boolean;
+  phoneRequiredForSubscription: boolean;
+  /** true: `gateway.<name>.planId` is required to create a subscription. */
+  planIdRequired: boolean;
+}
+
+export interface GatewayCustomer {
+  name: string;
+  email: string;
+  /** CPF or CNPJ, digits only (the service strips punctuation first). */
+  document: string;
+  /** Any format; adapters send its digits. */
+  phone?: string | null;
+}
+
+export interface CreatePaymentInput {
+  /** Stable across retries of the same create (derived from the externalId): the gateway dedupes on it. */
+  idempotencyKey: string;
+  amount: number;
+  method: PaymentMethod;
+  customer: GatewayCustomer;
+  /** Card only; 1 when absent. */
+  installments?: number;
+  description?: string;
+}
+
+export interface PixCode {
+  /** Image as a data URL, or a URL to the image. */
+  qrCode: string;
+  /** Copy-and-paste code. */
+  qrCodeText: string;
+}
+
+export interface CardSummary {
+  brand: string;
+  last4: string;
+}
+
+export interface PaymentSnapshot {
+  gatewayRef: string;
+  status: PaymentStatus;
+  /** The gateway's own word, for logs and support. */
+  rawStatus: string;
+  /** false when rawStatus is not in the status table: log it; status is then a safe non-final one. */
+  statusKnown: boolean;
+  method: PaymentMethod;
+  amount: number;
+  checkoutUrl: string | null;
+  /** null for card, and for a Pix whose code the gateway has not handed over yet (gateway_b: sync recovers it). */
+  pix: PixCode | null;
+  /** Known once the customer paid through the hosted checkout. */
+  card: CardSummary | null;
+  /** Set when the charge is a cycle of a subscription at the gateway. */
+  subscriptionRef: string | null;
+}
+
+export interface CreateSubscriptionInput {
+  idempotencyKey: string;
+  amount: number;
+  interval: SubscriptionInterval;
+  trialDays: number;
+  customer: GatewayCustomer;
+  /** Required when capabilities.planIdRequired (gateway_c); ignored elsewhere. */
+  planId?: string | null;
+}
+
+export interface SubscriptionSnapshot {
+  /** gateway_c: `pl_…` until the customer completes checkout, then `sub_…`. */
+  gatewayRef: string;
+  status: SubscriptionStatus;
+  rawStatus: string;
+  statusKnown: boolean;
+  checkoutUrl: string | null;
+  nextBillingAt: string | null;
+  trialEndsAt: string | null;
+  cancelAtPeriodEnd: boolean;
+  canceledAt: string | null;
+}
+
+export interface CancelSubscriptionOptions {
+  atPeriodEnd: boolean;
+}
+
+export interface InboundWebhook {
+  /** Node's IncomingHttpHeaders fits; names are matched case-insensitively. */
+  headers: Record<string, string | string[] | undefined>;
+  /** The exact bytes received: signatures are over them, never over re-serialized JSON. */
+  rawBody: Buffer;
+}
+
+interface EventBase {
+  /** The gateway's event id, for deduplicating redeliveries. */
+  eventId: string;
+  occurredAt: string | null;
+}
+
+/** Normalized inbound events. Handlers must tolerate duplicates and any order. */
+export type GatewayEvent =
+  | (EventBase & {
+      kind: 'payment_status';
+      payment: PaymentSnapshot;
+    })
+  | (EventBase & {
+      /** Includes moves into past_due (gateway gave up retrying), canceled, trial end. */
+      kind: 'subscription_status';
+      subscription: SubscriptionSnapshot;
+    })
+  | (EventBase & {
+      /** A recurring charge settled. paid = renewal (nextBillingAt moved on); failed = payment_failed. */
+      kind: 'subscription_charge';
+      outcome: 'paid' | 'failed';
+      subscriptionRef: string;
+      /** The cycle's own charge, to create or update the local Payment. */
+      payment: PaymentSnapshot;
+      nextBillingAt: string | null;
+    })
+  | (EventBase & {
+      /** gateway_c: the checkout link became a real subscription. */
+      kind: 'subscription_checkout_completed';
+      checkoutRef: string;
+      subscription: SubscriptionSnapshot;
+    });
+
+export interface GatewayAdapter {
+  readonly name: GatewayName;
+  readonly capabilities: GatewayCapabilities;
+  createPayment(input: CreatePaymentInput): Promise<PaymentSnapshot>;
+  getPayment(gatewayRef: string): Promise<PaymentSnapshot>;
+  /** Throws ApiError `not_implemented` when capabilities.paymentCancel is false. */
+  cancelPayment(gatewayRef: string): Promise<PaymentSnapshot>;
+  createSubscription(input: CreateSubscriptionInput): Promise<SubscriptionSnapshot>;
+  getSubscription(gatewayRef: string): Promise<SubscriptionSnapshot>;
+  cancelSubscription(gatewayRef: string, options: CancelSubscriptionOptions): Promise<SubscriptionSnapshot>;
+  /**
+   * Authenticates, then normalizes. Throws WebhookRejectedError when the
+   * request is not genuine or unreadable; may throw ApiError `gateway_error`
+   * when it must confirm the event by fetching (gateway_b). Unknown event
+   * types give an empty list.
+   */
+  parseWebhook(input: InboundWebhook): Promise<GatewayEvent[]>;
+  /** Releases pooled connections. */
+  close(): Promise<void>;
+}
+
+export interface GatewayAdapterConfig {
+  baseUrl: string;
+  /** Validated by each gateway's own schema. */
+  credentials: unknown;
+  timeouts?: Partial<GatewayTimeouts>;
+}
+
+export type GatewayAdapterFactory = (config: GatewayAdapterConfig) => GatewayAdapter;

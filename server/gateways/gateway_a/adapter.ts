@@ -1,0 +1,246 @@
+/** gateway_a: JSON REST, bearer secret key, Idempotency-Key header, `t=…,v1=…` signed webhooks. */
+import { ApiError } from '../../contract/errors';
+import type {
+  CreatePaymentInput,
+  CreateSubscriptionInput,
+  GatewayAdapter,
+  GatewayAdapterConfig,
+  GatewayCapabilities,
+  GatewayEvent,
+  InboundWebhook,
+  PaymentSnapshot,
+  SubscriptionSnapshot,
+  CancelSubscriptionOptions,
+} from '../adapter';
+import { parseCredentials } from '../credentials';
+import { phoneDigits } from '../customer';
+import { WebhookRejectedError } from '../errors';
+import { GatewayHttpClient } from '../http-client';
+import { expectAnswer, unixToIso, type FieldMapping } from '../responses';
+import { hmacSha256, headerValue, safeEqual } from '../signing';
+import { parseWebhookBody, parseWebhookObject } from '../webhook-payload';
+import { mapStatus } from '../status-table';
+import { paymentStatusTable, subscriptionStatusTable } from './status-map';
+import {
+  credentialsSchema,
+  errorSchema,
+  eventSchema,
+  invoiceSchema,
+  paymentSchema,
+  SIGNATURE_HEADER,
+  SIGNATURE_TOLERANCE_SECONDS,
+  subscriptionSchema,
+  type GatewayACredentials,
+  type WirePayment,
+  type WireSubscription,
+} from './wire';
+
+const PROVIDER = 'gateway_a';
+
+export const gatewayACapabilities: GatewayCapabilities = {
+  methods: ['pix', 'card'],
+  maxInstallments: 12,
+  paymentCancel: true,
+  subscriptionCancelAtPeriodEnd: false,
+  phoneRequiredForCard: false,
+  phoneRequiredForSubscription: false,
+  planIdRequired: false,
+};
+
+const FIELD_PATHS: Record<string, FieldMapping> = {
+  amount: { path: ['amount'], message: 'The gateway refused the amount.' },
+  installments: { path: ['card', 'installments'], message: 'gateway_a accepts 1 to 12 installments.' },
+  'customer.name': { path: ['customer', 'name'], message: 'The gateway refused the customer name.' },
+  'customer.email': { path: ['customer', 'email'], message: 'The gateway refused the customer e-mail.' },
+  'customer.tax_id': { path: ['customer', 'document'], message: 'The gateway refused the customer document.' },
+  'customer.phone': { path: ['customer', 'phone'], message: 'The gateway refused the customer phone.' },
+  interval: { path: ['interval'], message: 'The gateway refused the interval.' },
+  trial_days: { path: ['trialDays'], message: 'The gateway refused the trial days.' },
+};
+
+const refusal = {
+  fields: (body: unknown) => {
+    const parsed = errorSchema.safeParse(body);
+    return parsed.success && parsed.data.error.param ? [parsed.data.error.param] : null;
+  },
+  map: FIELD_PATHS,
+};
+
+export function toPaymentSnapshot(payment: WirePayment): PaymentSnapshot {
+  const mapped = mapStatus(paymentStatusTable, payment.status);
+  return {
+    gatewayRef: payment.id,
+    status: mapped.status,
+    rawStatus: payment.status,
+    statusKnown: mapped.known,
+    method: payment.method,
+    amount: payment.amount,
+    checkoutUrl: payment.checkout_url,
+    pix: payment.pix ? { qrCode: payment.pix.qr_code_url, qrCodeText: payment.pix.copy_paste } : null,
+    card: payment.card ? { brand: payment.card.brand, last4: payment.card.last4 } : null,
+    subscriptionRef: payment.subscription,
+  };
+}
+
+export function toSubscriptionSnapshot(subscription: WireSubscription): SubscriptionSnapshot {
+  const mapped = mapStatus(subscriptionStatusTable, subscription.status);
+  return {
+    gatewayRef: subscription.id,
+    status: mapped.status,
+    rawStatus: subscription.status,
+    statusKnown: mapped.known,
+    checkoutUrl: subscription.checkout_url,
+    nextBillingAt: mapped.status === 'canceled' ? null : unixToIso(subscription.current_period_end),
+    trialEndsAt: unixToIso(subscription.trial_end),
+    cancelAtPeriodEnd: subscription.cancel_at_period_end,
+    canceledAt: unixToIso(subscription.canceled_at),
+  };
+}
+
+export class GatewayAAdapter implements GatewayAdapter {
+  readonly name = PROVIDER;
+  readonly capabilities = gatewayACapabilities;
+  private readonly http: GatewayHttpClient;
+  private readonly credentials: GatewayACredentials;
+
+  constructor(config: GatewayAdapterConfig) {
+    this.credentials = parseCredentials(PROVIDER, credentialsSchema, config.credentials);
+    this.http = new GatewayHttpClient(PROVIDER, config.baseUrl, config.timeouts, {
+      authorization: `Bearer ${this.credentials.secretKey}`,
+    });
+  }
+
+  async createPayment(input: CreatePaymentInput): Promise<PaymentSnapshot> {
+    const response = await this.http.send({
+      method: 'POST',
+      path: '/v1/payments',
+      headers: { 'idempotency-key': input.idempotencyKey },
+      body: {
+        amount: input.amount,
+        currency: 'brl',
+        method: input.method,
+        installments: input.method === 'card' ? (input.installments ?? 1) : 1,
+        description: input.description,
+        customer: {
+          name: input.customer.name,
+          email: input.customer.email,
+          tax_id: input.customer.document,
+          phone: phoneDigits(input.customer.phone) ?? undefined,
+        },
+      },
+    });
+    return toPaymentSnapshot(expectAnswer(PROVIDER, response, paymentSchema, 'create payment', refusal));
+  }
+
+  async getPayment(gatewayRef: string): Promise<PaymentSnapshot> {
+    const response = await this.http.send({ method: 'GET', path: `/v1/payments/${encodeURIComponent(gatewayRef)}` });
+    return toPaymentSnapshot(expectAnswer(PROVIDER, response, paymentSchema, 'get payment'));
+  }
+
+  async cancelPayment(gatewayRef: string): Promise<PaymentSnapshot> {
+    const response = await this.http.send({ method: 'POST', path: `/v1/payments/${encodeURIComponent(gatewayRef)}/cancel` });
+    return toPaymentSnapshot(expectAnswer(PROVIDER, response, paymentSchema, 'cancel payment'));
+  }
+
+  async createSubscription(input: CreateSubscriptionInput): Promise<SubscriptionSnapshot> {
+    const response = await this.http.send({
+      method: 'POST',
+      path: '/v1/subscriptions',
+      headers: { 'idempotency-key': input.idempotencyKey },
+      body: {
+        amount: input.amount,
+        currency: 'brl',
+        interval: input.interval === 'monthly' ? 'month' : 'year',
+        trial_days: input.trialDays,
+        customer: {
+          name: input.customer.name,
+          email: input.customer.email,
+          tax_id: input.customer.document,
+          phone: phoneDigits(input.customer.phone) ?? undefined,
+        },
+      },
+    });
+    return toSubscriptionSnapshot(expectAnswer(PROVIDER, response, subscriptionSchema, 'create subscription', refusal));
+  }
+
+  async getSubscription(gatewayRef: string): Promise<SubscriptionSnapshot> {
+    const response = await this.http.send({ method: 'GET', path: `/v1/subscriptions/${encodeURIComponent(gatewayRef)}` });
+    return toSubscriptionSnapshot(expectAnswer(PROVIDER, response, subscriptionSchema, 'get subscription'));
+  }
+
+  async cancelSubscription(gatewayRef: string, options: CancelSubscriptionOptions): Promise<SubscriptionSnapshot> {
+    if (options.atPeriodEnd) {
+      throw new ApiError('invalid_input', {
+        issues: [{ path: ['atPeriodEnd'], message: 'gateway_a cancels subscriptions immediately only.' }],
+      });
+    }
+    const response = await this.http.send({ method: 'DELETE', path: `/v1/subscriptions/${encodeURIComponent(gatewayRef)}` });
+    return toSubscriptionSnapshot(expectAnswer(PROVIDER, response, subscriptionSchema, 'cancel subscription'));
+  }
+
+  async parseWebhook(input: InboundWebhook): Promise<GatewayEvent[]> {
+    this.verifySignature(input);
+    const event = parseWebhookBody(PROVIDER, input.rawBody, eventSchema);
+    const base = { eventId: event.id, occurredAt: unixToIso(event.created) };
+    const object = event.data.object;
+    switch (event.type) {
+      case 'payment.updated': {
+        const payment = parseWebhookObject(PROVIDER, object, paymentSchema);
+        return [{ ...base, kind: 'payment_status', payment: toPaymentSnapshot(payment) }];
+      }
+      case 'subscription.updated':
+      case 'subscription.deleted': {
+        const subscription = parseWebhookObject(PROVIDER, object, subscriptionSchema);
+        return [{ ...base, kind: 'subscription_status', subscription: toSubscriptionSnapshot(subscription) }];
+      }
+      case 'invoice.paid':
+      case 'invoice.payment_failed': {
+        const invoice = parseWebhookObject(PROVIDER, object, invoiceSchema);
+        return [
+          {
+            ...base,
+            kind: 'subscription_charge',
+            outcome: event.type === 'invoice.paid' ? 'paid' : 'failed',
+            subscriptionRef: invoice.subscription,
+            payment: toPaymentSnapshot(invoice.payment),
+            nextBillingAt: unixToIso(invoice.period_end),
+          },
+        ];
+      }
+      default:
+        return [];
+    }
+  }
+
+  /** `t=<unix>,v1=<hex hmac of "<t>.<raw body>">`; several v1 entries allowed during secret rotation. */
+  private verifySignature(input: InboundWebhook): void {
+    const header = headerValue(input.headers, SIGNATURE_HEADER);
+    if (!header) throw new WebhookRejectedError(PROVIDER, 'missing_signature');
+    let timestamp: string | undefined;
+    const signatures: string[] = [];
+    for (const part of header.split(',')) {
+      const [key, value] = part.trim().split('=', 2);
+      if (key === 't') timestamp = value;
+      if (key === 'v1' && value) signatures.push(value);
+    }
+    if (!timestamp || !/^\d+$/.test(timestamp) || signatures.length === 0) {
+      throw new WebhookRejectedError(PROVIDER, 'invalid_signature');
+    }
+    const expected = hmacSha256(
+      this.credentials.webhookSecret,
+      Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), input.rawBody]),
+      'hex',
+    );
+    if (!signatures.some((signature) => safeEqual(signature, expected))) {
+      throw new WebhookRejectedError(PROVIDER, 'invalid_signature');
+    }
+    // Checked after the HMAC so a forged header cannot probe the clock.
+    if (Math.abs(Date.now() / 1000 - Number(timestamp)) > SIGNATURE_TOLERANCE_SECONDS) {
+      throw new WebhookRejectedError(PROVIDER, 'stale_timestamp');
+    }
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+}

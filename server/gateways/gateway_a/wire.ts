@@ -1,0 +1,64 @@
+/** gateway_a's JSON objects as PROTOCOL.md documents them; the adapter parses answers with these. */
+import { z } from 'zod';
+
+export const credentialsSchema = z.object({
+  secretKey: z.string().min(8),
+  webhookSecret: z.string().min(8),
+});
+export type GatewayACredentials = z.infer<typeof credentialsSchema>;
+
+export const paymentSchema = z.object({
+  id: z.string().min(1),
+  object: z.literal('payment'),
+  amount: z.number().int().positive(),
+  currency: z.literal('brl'),
+  method: z.enum(['pix', 'card']),
+  status: z.string().min(1),
+  installments: z.number().int(),
+  checkout_url: z.string().nullable(),
+  pix: z.object({ qr_code_url: z.string(), copy_paste: z.string() }).nullable(),
+  card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+  subscription: z.string().nullable(),
+  created: z.number().int(),
+});
+export type WirePayment = z.infer<typeof paymentSchema>;
+
+export const subscriptionSchema = z.object({
+  id: z.string().min(1),
+  object: z.literal('subscription'),
+  status: z.string().min(1),
+  amount: z.number().int().positive(),
+  currency: z.literal('brl'),
+  interval: z.enum(['month', 'year']),
+  trial_end: z.number().int().nullable(),
+  current_period_end: z.number().int().nullable(),
+  cancel_at_period_end: z.boolean(),
+  canceled_at: z.number().int().nullable(),
+  checkout_url: z.string().nullable(),
+  created: z.number().int(),
+});
+export type WireSubscription = z.infer<typeof subscriptionSchema>;
+
+export const invoiceSchema = z.object({
+  id: z.string().min(1),
+  object: z.literal('invoice'),
+  subscription: z.string().min(1),
+  status: z.enum(['paid', 'open']),
+  period_end: z.number().int().nullable(),
+  payment: paymentSchema,
+});
+export type WireInvoice = z.infer<typeof invoiceSchema>;
+
+export const eventSchema = z.object({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  created: z.number().int(),
+  data: z.object({ object: z.unknown() }),
+});
+
+export const errorSchema = z.object({
+  error: z.object({ type: z.string(), code: z.string().optional(), message: z.string(), param: z.string().optional() }),
+});
+
+export const SIGNATURE_HEADER = 'Gateway-A-Signature';
+export const SIGNATURE_TOLERANCE_SECONDS = 300;

@@ -1,0 +1,300 @@
+/** In-memory gateway_b speaking PROTOCOL.md over real HTTP, with the common `/_sim/` control surface. */
+import { z } from 'zod';
+import type { SubscriptionInterval } from '../../contract/enums';
+import { buildHandle, controlRoutes, hostedCheckoutRoute, type GatewaySimulator, type SimulatorActions, type SimulatorOptions } from '../simulator/control';
+import { addDays, addInterval, DEFAULT_CARD, found, newId, pixCopyPaste, QR_PNG_BASE64, requireOpen } from '../simulator/fixtures';
+import { SimControlError, startSimServer, type SimProtocol, type SimResponse, type SimRoute } from '../simulator/server';
+import { WebhookDispatcher } from '../simulator/webhooks';
+import { headerValue, safeEqual } from '../signing';
+import { reaisToCents } from './money';
+import { credentialsSchema, TOKEN_HEADER, type Assinatura, type Cobranca, type GatewayBCredentials } from './wire';
+
+const MAX_PARCELAS = 24;
+const OPEN_COBRANCA = ['PENDENTE', 'EM_ANALISE', 'AUTORIZADO'];
+const OPEN_ASSINATURA = ['EM_TESTE', 'ATIVA', 'INADIMPLENTE', 'SUSPENSA'];
+const PIX_LIFETIME_MS = 30 * 60_000;
+
+const valor = z.string().refine((text) => (reaisToCents(text) ?? 0) > 0);
+const clienteInput = z.object({
+  nome: z.string().min(1),
+  email: z.email(),
+  cpfCnpj: z.string().regex(/^(\d{11}|\d{14})$/),
+  telefone: z.string().optional(),
+});
+const cobrancaInput = z.object({
+  referenciaExterna: z.string().min(1).max(255),
+  valor,
+  formaPagamento: z.enum(['PIX', 'CARTAO']),
+  parcelas: z.number().int().min(1).max(MAX_PARCELAS).default(1),
+  descricao: z.string().optional(),
+  cliente: clienteInput,
+});
+const assinaturaInput = z.object({
+  referenciaExterna: z.string().min(1).max(255),
+  valor,
+  ciclo: z.enum(['MENSAL', 'ANUAL']),
+  diasTeste: z.number().int().min(0).max(365).default(0),
+  cliente: clienteInput,
+});
+const cancelarInput = z.object({ noFimDoCiclo: z.boolean().default(false) });
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+const interval = (ciclo: Assinatura['ciclo']): SubscriptionInterval => (ciclo === 'MENSAL' ? 'monthly' : 'yearly');
+
+function erro(status: number, codigo: string, descricao: string, campo?: string): SimResponse {
+  return { status, body: { erros: [{ codigo, descricao, ...(campo ? { campo } : {}) }] } };
+}
+
+function refuse(issues: z.core.$ZodIssue[]): SimResponse {
+  const campo = issues[0]?.path.join('.') ?? 'corpo';
+  return erro(422, 'campo_invalido', `${campo} inválido`, campo);
+}
+
+export async function startGatewayBSimulator(options: SimulatorOptions<GatewayBCredentials>): Promise<GatewaySimulator> {
+  const credentials = credentialsSchema.parse(options.credentials);
+  const cobrancas = new Map<string, Cobranca>();
+  const assinaturas = new Map<string, Assinatura>();
+  const porReferencia = new Map<string, string>();
+  const created = { payments: 0, subscriptions: 0, subscriptionCharges: 0 };
+  let baseUrl = '';
+
+  const webhooks = new WebhookDispatcher(options.webhookUrl ?? null, () => ({ [TOKEN_HEADER.toLowerCase()]: credentials.webhookToken }));
+  const notify = (evento: string, recursoId: string) =>
+    webhooks.emit(evento, { eventoId: newId('evb_'), evento, recursoId, criadoEm: new Date().toISOString() });
+
+  const expectedAuth = `Basic ${Buffer.from(`${credentials.apiKey}:`, 'utf8').toString('base64')}`;
+  const protocol: SimProtocol = {
+    authenticate: (req) => (safeEqual(headerValue(req.headers, 'authorization') ?? '', expectedAuth) ? null : erro(401, 'nao_autorizado', 'Chave de API inválida')),
+    errorResponse: (status, message) => erro(status, status >= 500 ? 'erro_interno' : 'requisicao_invalida', message),
+    validationResponse: (field, message) => erro(422, 'campo_invalido', message, field),
+    defaultValidationField: (operation) => (operation === 'createPayment' ? 'parcelas' : operation === 'createSubscription' ? 'cliente.email' : 'id'),
+  };
+
+  function setCobranca(cobranca: Cobranca, status: string, changes: Partial<Cobranca> = {}): void {
+    Object.assign(cobranca, changes, { status });
+    notify('COBRANCA_ATUALIZADA', cobranca.id);
+  }
+
+  function setAssinatura(assinatura: Assinatura, changes: Partial<Assinatura>): void {
+    const before = assinatura.status;
+    Object.assign(assinatura, changes);
+    if (before !== assinatura.status) notify('ASSINATURA_ATUALIZADA', assinatura.id);
+  }
+
+  function chargeCycle(assinatura: Assinatura, status: 'CONFIRMADO' | 'RECUSADO'): Cobranca {
+    const cobranca: Cobranca = {
+      id: newId('cob_'),
+      status,
+      valor: assinatura.valor,
+      formaPagamento: 'CARTAO',
+      parcelas: 1,
+      referenciaExterna: null,
+      linkPagamento: null,
+      assinatura: assinatura.id,
+      cartao: status === 'CONFIRMADO' ? { bandeira: DEFAULT_CARD.brand, ultimosDigitos: DEFAULT_CARD.last4 } : null,
+      criadoEm: new Date().toISOString(),
+    };
+    cobrancas.set(cobranca.id, cobranca);
+    created.subscriptionCharges += 1;
+    notify('COBRANCA_ATUALIZADA', cobranca.id);
+    return cobranca;
+  }
+
+  const api: SimRoute[] = [
+    {
+      method: 'POST',
+      pattern: '/api/v3/cobrancas',
+      operation: 'createPayment',
+      handler: (req) => {
+        const input = cobrancaInput.safeParse(req.body);
+        if (!input.success) return refuse(input.error.issues);
+        const existing = porReferencia.get(`cobranca:${input.data.referenciaExterna}`);
+        if (existing !== undefined) return { status: 200, body: cobrancas.get(existing) };
+        const id = newId('cob_');
+        const cobranca: Cobranca = {
+          id,
+          status: 'PENDENTE',
+          valor: input.data.valor,
+          formaPagamento: input.data.formaPagamento,
+          parcelas: input.data.formaPagamento === 'CARTAO' ? input.data.parcelas : 1,
+          referenciaExterna: input.data.referenciaExterna,
+          linkPagamento: input.data.formaPagamento === 'CARTAO' ? `${baseUrl}/pagar/${id}` : null,
+          assinatura: null,
+          cartao: null,
+          criadoEm: new Date().toISOString(),
+        };
+        cobrancas.set(id, cobranca);
+        porReferencia.set(`cobranca:${input.data.referenciaExterna}`, id);
+        created.payments += 1;
+        return { status: 201, body: cobranca };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v3/cobrancas/:id',
+      operation: 'getPayment',
+      handler: (req) => {
+        const cobranca = cobrancas.get(req.params.id ?? '');
+        return cobranca ? { status: 200, body: cobranca } : erro(404, 'nao_encontrado', 'Cobrança não encontrada');
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v3/pix/:id/qrcode',
+      operation: 'getPixQrCode',
+      handler: (req) => {
+        const cobranca = cobrancas.get(req.params.id ?? '');
+        if (!cobranca || cobranca.formaPagamento !== 'PIX') return erro(404, 'nao_encontrado', 'Cobrança Pix não encontrada');
+        if (cobranca.status !== 'PENDENTE') return erro(409, 'cobranca_nao_pendente', 'A cobrança não aguarda pagamento');
+        const expiraEm = new Date(new Date(cobranca.criadoEm).getTime() + PIX_LIFETIME_MS).toISOString();
+        return { status: 200, body: { imagemBase64: QR_PNG_BASE64, copiaECola: pixCopyPaste(cobranca.id, reaisToCents(cobranca.valor) ?? 0), expiraEm } };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v3/assinaturas',
+      operation: 'createSubscription',
+      handler: (req) => {
+        const input = assinaturaInput.safeParse(req.body);
+        if (!input.success) return refuse(input.error.issues);
+        const existing = porReferencia.get(`assinatura:${input.data.referenciaExterna}`);
+        if (existing !== undefined) return { status: 200, body: assinaturas.get(existing) };
+        const id = newId('ass_');
+        const start = new Date();
+        const fimTeste = input.data.diasTeste > 0 ? addDays(start, input.data.diasTeste) : null;
+        const assinatura: Assinatura = {
+          id,
+          status: fimTeste ? 'EM_TESTE' : 'ATIVA',
+          valor: input.data.valor,
+          ciclo: input.data.ciclo,
+          diasTeste: input.data.diasTeste,
+          fimTeste: fimTeste ? day(fimTeste) : null,
+          proximoVencimento: day(fimTeste ?? addInterval(start, interval(input.data.ciclo))),
+          cancelarNoFimDoCiclo: false,
+          canceladaEm: null,
+          linkPagamento: `${baseUrl}/pagar/${id}`,
+          referenciaExterna: input.data.referenciaExterna,
+          criadoEm: start.toISOString(),
+        };
+        assinaturas.set(id, assinatura);
+        porReferencia.set(`assinatura:${input.data.referenciaExterna}`, id);
+        created.subscriptions += 1;
+        return { status: 201, body: assinatura };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v3/assinaturas/:id',
+      operation: 'getSubscription',
+      handler: (req) => {
+        const assinatura = assinaturas.get(req.params.id ?? '');
+        return assinatura ? { status: 200, body: assinatura } : erro(404, 'nao_encontrado', 'Assinatura não encontrada');
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v3/assinaturas/:id/cancelar',
+      operation: 'cancelSubscription',
+      handler: (req) => {
+        const assinatura = assinaturas.get(req.params.id ?? '');
+        if (!assinatura) return erro(404, 'nao_encontrado', 'Assinatura não encontrada');
+        const input = cancelarInput.safeParse(req.body ?? {});
+        if (!input.success) return refuse(input.error.issues);
+        if (!OPEN_ASSINATURA.includes(assinatura.status)) return erro(409, 'assinatura_encerrada', 'A assinatura já terminou');
+        if (input.data.noFimDoCiclo) {
+          assinatura.cancelarNoFimDoCiclo = true;
+          notify('ASSINATURA_ATUALIZADA', assinatura.id);
+        } else {
+          endAssinatura(assinatura, 'CANCELADA');
+        }
+        return { status: 200, body: assinatura };
+      },
+    },
+  ];
+
+  /** Ends a subscription; its unpaid charges are canceled with it. */
+  function endAssinatura(assinatura: Assinatura, status: 'CANCELADA' | 'ENCERRADA'): void {
+    setAssinatura(assinatura, { status, canceladaEm: new Date().toISOString(), proximoVencimento: null });
+    for (const cobranca of cobrancas.values()) {
+      if (cobranca.assinatura === assinatura.id && OPEN_COBRANCA.includes(cobranca.status)) setCobranca(cobranca, 'CANCELADO');
+    }
+  }
+
+  const cobranca = (ref: string) => found(cobrancas, ref, 'cobrança');
+  const assinatura = (ref: string) => found(assinaturas, ref, 'assinatura');
+
+  const actions: SimulatorActions = {
+    payPayment(ref, card) {
+      const c = cobranca(ref);
+      requireOpen(c.status, OPEN_COBRANCA, 'cobrança');
+      if (c.formaPagamento === 'PIX') return setCobranca(c, 'RECEBIDO');
+      const paidWith = card ?? DEFAULT_CARD;
+      setCobranca(c, 'CONFIRMADO', { cartao: { bandeira: paidWith.brand, ultimosDigitos: paidWith.last4 } });
+    },
+    declinePayment(ref) {
+      const c = cobranca(ref);
+      requireOpen(c.status, OPEN_COBRANCA, 'cobrança');
+      setCobranca(c, 'RECUSADO');
+    },
+    expirePayment(ref) {
+      const c = cobranca(ref);
+      requireOpen(c.status, OPEN_COBRANCA, 'cobrança');
+      setCobranca(c, 'EXPIRADO');
+    },
+    setPaymentStatus(ref, rawStatus) {
+      setCobranca(cobranca(ref), rawStatus);
+    },
+    completeCheckout(ref) {
+      const a = assinatura(ref);
+      requireOpen(a.status, OPEN_ASSINATURA, 'assinatura');
+      return { subscriptionRef: a.id };
+    },
+    renewSubscription(ref) {
+      const a = assinatura(ref);
+      requireOpen(a.status, OPEN_ASSINATURA, 'assinatura');
+      if (a.cancelarNoFimDoCiclo) {
+        endAssinatura(a, 'ENCERRADA');
+        return { paymentRef: null };
+      }
+      const charge = chargeCycle(a, 'CONFIRMADO');
+      const from = a.proximoVencimento ? new Date(`${a.proximoVencimento}T00:00:00.000Z`) : new Date();
+      // The new due date is visible before the ATIVA notification goes out, so a fetch sees both.
+      a.proximoVencimento = day(addInterval(from, interval(a.ciclo)));
+      setAssinatura(a, { status: 'ATIVA' });
+      return { paymentRef: charge.id };
+    },
+    failSubscriptionCharge(ref) {
+      const a = assinatura(ref);
+      requireOpen(a.status, OPEN_ASSINATURA, 'assinatura');
+      return { paymentRef: chargeCycle(a, 'RECUSADO').id };
+    },
+    markPastDue(ref) {
+      const a = assinatura(ref);
+      requireOpen(a.status, OPEN_ASSINATURA, 'assinatura');
+      setAssinatura(a, { status: 'INADIMPLENTE' });
+    },
+    endTrial(ref) {
+      const a = assinatura(ref);
+      if (a.status !== 'EM_TESTE') throw new SimControlError(409, `assinatura is ${a.status}`);
+      setAssinatura(a, { status: 'ATIVA', fimTeste: day(new Date()) });
+    },
+    setSubscriptionStatus(ref, rawStatus) {
+      const a = assinatura(ref);
+      a.status = rawStatus;
+      notify('ASSINATURA_ATUALIZADA', a.id);
+    },
+  };
+
+  const checkoutPage = hostedCheckoutRoute('/pagar/:ref', (ref) => (cobrancas.has(ref) ? 'payment' : assinaturas.has(ref) ? 'subscription' : null));
+
+  let handle: GatewaySimulator | undefined;
+  const server = await startSimServer({
+    port: options.port,
+    host: options.host,
+    protocol,
+    routes: [...api, checkoutPage, ...controlRoutes(() => handle!)],
+  });
+  baseUrl = server.url;
+  handle = buildHandle(server, webhooks, actions, () => ({ ...created }));
+  return handle;
+}

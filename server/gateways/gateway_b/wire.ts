@@ -1,0 +1,73 @@
+/** gateway_b's JSON objects as PROTOCOL.md documents them; the adapter parses answers with these. */
+import { z } from 'zod';
+import { reaisToCents } from './money';
+
+export const credentialsSchema = z.object({
+  apiKey: z.string().min(8),
+  webhookToken: z.string().min(16),
+});
+export type GatewayBCredentials = z.infer<typeof credentialsSchema>;
+
+/** Decimal reais on the wire, integer cents once parsed. */
+const valor = z.string().transform((text, ctx) => {
+  const parsed = reaisToCents(text);
+  if (parsed === null) {
+    ctx.addIssue({ code: 'custom', message: 'valor must be <reais>.<centavos>' });
+    return z.NEVER;
+  }
+  return parsed;
+});
+const dateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const cobrancaSchema = z.object({
+  id: z.string().min(1),
+  status: z.string().min(1),
+  valor,
+  formaPagamento: z.enum(['PIX', 'CARTAO']),
+  parcelas: z.number().int(),
+  referenciaExterna: z.string().nullable(),
+  linkPagamento: z.string().nullable(),
+  assinatura: z.string().nullable(),
+  cartao: z.object({ bandeira: z.string(), ultimosDigitos: z.string() }).nullable(),
+  criadoEm: z.string(),
+});
+/** As sent (valor a string); parsing turns valor into cents. */
+export type Cobranca = z.input<typeof cobrancaSchema>;
+
+export const qrCodeSchema = z.object({
+  imagemBase64: z.string().min(1),
+  copiaECola: z.string().min(1),
+  expiraEm: z.string(),
+});
+export type PixQrCode = z.infer<typeof qrCodeSchema>;
+
+export const assinaturaSchema = z.object({
+  id: z.string().min(1),
+  status: z.string().min(1),
+  valor,
+  ciclo: z.enum(['MENSAL', 'ANUAL']),
+  diasTeste: z.number().int(),
+  fimTeste: dateOnly.nullable(),
+  proximoVencimento: dateOnly.nullable(),
+  cancelarNoFimDoCiclo: z.boolean(),
+  canceladaEm: z.string().nullable(),
+  linkPagamento: z.string().nullable(),
+  referenciaExterna: z.string().nullable(),
+  criadoEm: z.string(),
+});
+export type Assinatura = z.input<typeof assinaturaSchema>;
+
+export const notificacaoSchema = z.object({
+  eventoId: z.string().min(1),
+  evento: z.string().min(1),
+  recursoId: z.string().min(1),
+  criadoEm: z.string(),
+});
+export type Notificacao = z.infer<typeof notificacaoSchema>;
+
+export const errosSchema = z.object({
+  erros: z.array(z.object({ codigo: z.string(), descricao: z.string(), campo: z.string().optional() })),
+});
+
+export const TOKEN_HEADER = 'X-Webhook-Token';
+

@@ -1,0 +1,306 @@
+/**
+ * gateway_c: key + secret headers, everything starts as a checkout link
+ * (`pl_…`); subscription links become subscriptions (`sub_…`) when the
+ * customer completes checkout; webhooks signed HMAC-SHA256 base64 over the raw body.
+ */
+import { ApiError } from '../../contract/errors';
+import type {
+  CancelSubscriptionOptions,
+  CreatePaymentInput,
+  CreateSubscriptionInput,
+  GatewayAdapter,
+  GatewayAdapterConfig,
+  GatewayCapabilities,
+  GatewayCustomer,
+  GatewayEvent,
+  InboundWebhook,
+  PaymentSnapshot,
+  SubscriptionSnapshot,
+} from '../adapter';
+import { parseCredentials } from '../credentials';
+import { phoneDigits } from '../customer';
+import { gatewayError, WebhookRejectedError } from '../errors';
+import { GatewayHttpClient } from '../http-client';
+import { expectAnswer, type FieldMapping } from '../responses';
+import { hmacSha256, headerValue, safeEqual } from '../signing';
+import { mapStatus } from '../status-table';
+import { parseWebhookBody, parseWebhookObject } from '../webhook-payload';
+import { paymentStatusTable, subscriptionLinkStatusTable, subscriptionStatusTable } from './status-map';
+import {
+  chargeEventData,
+  chargeSchema,
+  checkoutLinkEventData,
+  checkoutLinkSchema,
+  credentialsSchema,
+  errorSchema,
+  SIGNATURE_HEADER,
+  subscriptionCreatedData,
+  subscriptionEventData,
+  subscriptionSchema,
+  webhookSchema,
+  type GatewayCCredentials,
+  type WireCharge,
+  type WireCheckoutLink,
+  type WireSubscription,
+} from './wire';
+
+const PROVIDER = 'gateway_c';
+
+export const gatewayCCapabilities: GatewayCapabilities = {
+  // Card only: gateway_c has no Pix.
+  methods: ['card'],
+  maxInstallments: 24,
+  paymentCancel: true,
+  subscriptionCancelAtPeriodEnd: false,
+  phoneRequiredForCard: true,
+  phoneRequiredForSubscription: true,
+  planIdRequired: true,
+};
+
+const FIELD_PATHS: Record<string, FieldMapping> = {
+  amount_cents: { path: ['amount'], message: 'The gateway refused the amount.' },
+  installments: { path: ['card', 'installments'], message: 'gateway_c accepts 1 to 24 installments.' },
+  plan_id: { path: ['gateway', 'gateway_c', 'planId'], message: 'gateway_c has no such plan.' },
+  'customer.name': { path: ['customer', 'name'], message: 'The gateway refused the customer name.' },
+  'customer.email': { path: ['customer', 'email'], message: 'The gateway refused the customer e-mail.' },
+  'customer.document': { path: ['customer', 'document'], message: 'The gateway refused the customer document.' },
+  'customer.phone': {
+    path: ['customer', 'phone'],
+    message: 'gateway_c requires a phone with area code (at least 10 digits).',
+  },
+};
+
+const refusal = {
+  fields: (body: unknown) => {
+    const parsed = errorSchema.safeParse(body);
+    return parsed.success && parsed.data.errors ? parsed.data.errors.map((error) => error.field) : null;
+  },
+  map: FIELD_PATHS,
+};
+
+function chargeSnapshot(charge: WireCharge): PaymentSnapshot {
+  const mapped = mapStatus(paymentStatusTable, charge.status);
+  return {
+    gatewayRef: charge.id,
+    status: mapped.status,
+    rawStatus: charge.status,
+    statusKnown: mapped.known,
+    method: 'card',
+    amount: charge.amount_cents,
+    checkoutUrl: null,
+    pix: null,
+    card: charge.card ? { brand: charge.card.brand, last4: charge.card.last_four } : null,
+    subscriptionRef: charge.subscription_id,
+  };
+}
+
+function linkPaymentSnapshot(link: WireCheckoutLink): PaymentSnapshot {
+  const mapped = mapStatus(paymentStatusTable, link.status);
+  const card = link.charge?.card;
+  return {
+    gatewayRef: link.id,
+    status: mapped.status,
+    rawStatus: link.status,
+    statusKnown: mapped.known,
+    method: 'card',
+    amount: link.amount_cents,
+    checkoutUrl: link.url,
+    pix: null,
+    card: card ? { brand: card.brand, last4: card.last_four } : null,
+    subscriptionRef: null,
+  };
+}
+
+function subscriptionSnapshot(subscription: WireSubscription): SubscriptionSnapshot {
+  const mapped = mapStatus(subscriptionStatusTable, subscription.status);
+  return {
+    gatewayRef: subscription.id,
+    status: mapped.status,
+    rawStatus: subscription.status,
+    statusKnown: mapped.known,
+    // The card is registered once the subscription exists; the link's URL is spent.
+    checkoutUrl: null,
+    nextBillingAt: mapped.status === 'canceled' ? null : subscription.current_period_end,
+    trialEndsAt: subscription.trial_ends_at,
+    cancelAtPeriodEnd: false,
+    canceledAt: subscription.canceled_at,
+  };
+}
+
+function linkSubscriptionSnapshot(link: WireCheckoutLink): SubscriptionSnapshot {
+  const mapped = mapStatus(subscriptionLinkStatusTable, link.status);
+  const trial = mapped.status === 'active' && (link.plan?.trial_days ?? 0) > 0;
+  return {
+    gatewayRef: link.id,
+    status: trial ? 'trialing' : mapped.status,
+    rawStatus: link.status,
+    statusKnown: mapped.known,
+    checkoutUrl: link.url,
+    nextBillingAt: null,
+    trialEndsAt: null,
+    cancelAtPeriodEnd: false,
+    canceledAt: null,
+  };
+}
+
+const customerBody = (customer: GatewayCustomer) => ({
+  name: customer.name,
+  email: customer.email,
+  document: customer.document,
+  phone: phoneDigits(customer.phone),
+});
+
+const isSubscriptionRef = (ref: string) => ref.startsWith('sub_');
+const path = (ref: string) => encodeURIComponent(ref);
+
+export class GatewayCAdapter implements GatewayAdapter {
+  readonly name = PROVIDER;
+  readonly capabilities = gatewayCCapabilities;
+  private readonly http: GatewayHttpClient;
+  private readonly credentials: GatewayCCredentials;
+
+  constructor(config: GatewayAdapterConfig) {
+    this.credentials = parseCredentials(PROVIDER, credentialsSchema, config.credentials);
+    this.http = new GatewayHttpClient(PROVIDER, config.baseUrl, config.timeouts, {
+      'x-api-key': this.credentials.apiKey,
+      'x-api-secret': this.credentials.apiSecret,
+    });
+  }
+
+  async createPayment(input: CreatePaymentInput): Promise<PaymentSnapshot> {
+    if (input.method !== 'card') {
+      throw new ApiError('method_not_supported', { provider: PROVIDER, method: input.method });
+    }
+    const response = await this.http.send({
+      method: 'POST',
+      path: '/v2/checkout-links',
+      headers: { 'x-idempotency-key': input.idempotencyKey },
+      body: {
+        type: 'single',
+        amount_cents: input.amount,
+        installments: input.installments ?? 1,
+        ...(input.description ? { description: input.description } : {}),
+        customer: customerBody(input.customer),
+      },
+    });
+    const link = expectAnswer(PROVIDER, response, checkoutLinkSchema, 'create checkout link', refusal);
+    return linkPaymentSnapshot(link);
+  }
+
+  async getPayment(gatewayRef: string): Promise<PaymentSnapshot> {
+    if (gatewayRef.startsWith('ch_')) {
+      const response = await this.http.send({ method: 'GET', path: `/v2/charges/${path(gatewayRef)}` });
+      return chargeSnapshot(expectAnswer(PROVIDER, response, chargeSchema, 'get charge'));
+    }
+    const link = await this.fetchLink(gatewayRef);
+    if (link.type !== 'single') throw gatewayError(PROVIDER, 'payment ref names a subscription checkout link');
+    return linkPaymentSnapshot(link);
+  }
+
+  /** Deactivates an unpaid single checkout link. */
+  async cancelPayment(gatewayRef: string): Promise<PaymentSnapshot> {
+    const response = await this.http.send({ method: 'POST', path: `/v2/checkout-links/${path(gatewayRef)}/deactivate` });
+    return linkPaymentSnapshot(expectAnswer(PROVIDER, response, checkoutLinkSchema, 'deactivate checkout link'));
+  }
+
+  async createSubscription(input: CreateSubscriptionInput): Promise<SubscriptionSnapshot> {
+    if (!input.planId) {
+      throw new ApiError('invalid_input', {
+        issues: [{ path: ['gateway', 'gateway_c', 'planId'], message: 'gateway_c needs the id of a plan created at the gateway.' }],
+      });
+    }
+    const response = await this.http.send({
+      method: 'POST',
+      path: '/v2/checkout-links',
+      headers: { 'x-idempotency-key': input.idempotencyKey },
+      body: { type: 'subscription', plan_id: input.planId, customer: customerBody(input.customer) },
+    });
+    return linkSubscriptionSnapshot(expectAnswer(PROVIDER, response, checkoutLinkSchema, 'create checkout link', refusal));
+  }
+
+  /** A `pl_` ref whose checkout was completed reports the real subscription (its `sub_` ref). */
+  async getSubscription(gatewayRef: string): Promise<SubscriptionSnapshot> {
+    if (isSubscriptionRef(gatewayRef)) return subscriptionSnapshot(await this.fetchSubscription(gatewayRef));
+    const link = await this.fetchLink(gatewayRef);
+    if (link.type !== 'subscription') throw gatewayError(PROVIDER, 'subscription ref names a single checkout link');
+    if (link.subscription_id) return subscriptionSnapshot(await this.fetchSubscription(link.subscription_id));
+    return linkSubscriptionSnapshot(link);
+  }
+
+  async cancelSubscription(gatewayRef: string, options: CancelSubscriptionOptions): Promise<SubscriptionSnapshot> {
+    if (options.atPeriodEnd) {
+      throw new ApiError('invalid_input', {
+        issues: [{ path: ['atPeriodEnd'], message: 'gateway_c cancels subscriptions immediately only.' }],
+      });
+    }
+    let subscriptionRef = isSubscriptionRef(gatewayRef) ? gatewayRef : null;
+    if (!subscriptionRef) {
+      const link = await this.fetchLink(gatewayRef);
+      if (!link.subscription_id) {
+        // Checkout never completed: deactivating the link is the whole cancel.
+        const response = await this.http.send({ method: 'POST', path: `/v2/checkout-links/${path(gatewayRef)}/deactivate` });
+        return linkSubscriptionSnapshot(expectAnswer(PROVIDER, response, checkoutLinkSchema, 'deactivate checkout link'));
+      }
+      subscriptionRef = link.subscription_id;
+    }
+    const response = await this.http.send({ method: 'POST', path: `/v2/subscriptions/${path(subscriptionRef)}/cancel` });
+    return subscriptionSnapshot(expectAnswer(PROVIDER, response, subscriptionSchema, 'cancel subscription'));
+  }
+
+  async parseWebhook(input: InboundWebhook): Promise<GatewayEvent[]> {
+    const signature = headerValue(input.headers, SIGNATURE_HEADER);
+    if (!signature) throw new WebhookRejectedError(PROVIDER, 'missing_signature');
+    const expected = hmacSha256(this.credentials.webhookSecret, input.rawBody, 'base64');
+    if (!safeEqual(signature.trim(), expected)) throw new WebhookRejectedError(PROVIDER, 'invalid_signature');
+    const event = parseWebhookBody(PROVIDER, input.rawBody, webhookSchema);
+    const base = { eventId: event.id, occurredAt: event.occurred_at };
+    switch (event.event) {
+      case 'checkout_link.updated': {
+        const { checkout_link: link } = parseWebhookObject(PROVIDER, event.data, checkoutLinkEventData);
+        return link.type === 'single'
+          ? [{ ...base, kind: 'payment_status', payment: linkPaymentSnapshot(link) }]
+          : [{ ...base, kind: 'subscription_status', subscription: linkSubscriptionSnapshot(link) }];
+      }
+      case 'subscription.created': {
+        const data = parseWebhookObject(PROVIDER, event.data, subscriptionCreatedData);
+        return [
+          { ...base, kind: 'subscription_checkout_completed', checkoutRef: data.checkout_link_id, subscription: subscriptionSnapshot(data.subscription) },
+        ];
+      }
+      case 'subscription.updated': {
+        const data = parseWebhookObject(PROVIDER, event.data, subscriptionEventData);
+        return [{ ...base, kind: 'subscription_status', subscription: subscriptionSnapshot(data.subscription) }];
+      }
+      case 'charge.paid':
+      case 'charge.failed': {
+        const data = parseWebhookObject(PROVIDER, event.data, chargeEventData);
+        return [
+          {
+            ...base,
+            kind: 'subscription_charge',
+            outcome: event.event === 'charge.paid' ? 'paid' : 'failed',
+            subscriptionRef: data.subscription.id,
+            payment: chargeSnapshot(data.charge),
+            nextBillingAt: data.subscription.current_period_end,
+          },
+        ];
+      }
+      default:
+        return [];
+    }
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  private async fetchLink(gatewayRef: string): Promise<WireCheckoutLink> {
+    const response = await this.http.send({ method: 'GET', path: `/v2/checkout-links/${path(gatewayRef)}` });
+    return expectAnswer(PROVIDER, response, checkoutLinkSchema, 'get checkout link');
+  }
+
+  private async fetchSubscription(gatewayRef: string): Promise<WireSubscription> {
+    const response = await this.http.send({ method: 'GET', path: `/v2/subscriptions/${path(gatewayRef)}` });
+    return expectAnswer(PROVIDER, response, subscriptionSchema, 'get subscription');
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The HTTP client every adapter uses: undici with a connect timeout and a
+ * total deadline covering headers and body, and one mapping of every
+ * transport failure to `gateway_error`. Status handling stays with the
+ * adapter, which knows its gateway's error format.
+ */
+import { Agent, request } from 'undici';
+import type { GatewayName } from '../contract/enums';
+import { gatewayError } from './errors';
+
+export interface GatewayTimeouts {
+  /** TCP (and TLS) connect. */
+  connectMs: number;
+  /** Whole call: connect, headers and body. */
+  totalMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: GatewayTimeouts = { connectMs: 3_000, totalMs: 10_000 };
+
+export interface GatewayRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface GatewayResponse {
+  status: number;
+  /** Parsed JSON, or undefined for an empty body. */
+  body: unknown;
+}
+
+export class GatewayHttpClient {
+  private readonly agent: Agent;
+  private readonly timeouts: GatewayTimeouts;
+  private readonly origin: URL;
+
+  constructor(
+    private readonly provider: GatewayName,
+    baseUrl: string,
+    timeouts: Partial<GatewayTimeouts> | undefined,
+    private readonly defaultHeaders: Record<string, string>,
+  ) {
+    this.origin = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
+    this.agent = new Agent({
+      connect: { timeout: this.timeouts.connectMs },
+      headersTimeout: this.timeouts.totalMs,
+      bodyTimeout: this.timeouts.totalMs,
+    });
+  }
+
+  async send(req: GatewayRequest): Promise<GatewayResponse> {
+    // Paths are relative so a base URL with a prefix (…/sandbox/) keeps it.
+    const url = new URL(req.path.replace(/^\//, ''), this.origin);
+    const what = `${req.method} ${url.pathname}`;
+    const headers: Record<string, string> = { accept: 'application/json', ...this.defaultHeaders, ...req.headers };
+    let payload: string | undefined;
+    if (req.body !== undefined) {
+      payload = JSON.stringify(req.body);
+      headers['content-type'] = 'application/json';
+    }
+    let status: number;
+    let text: string;
+    try {
+      const response = await request(url, {
+        method: req.method,
+        headers,
+        body: payload,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.timeouts.totalMs),
+      });
+      status = response.statusCode;
+      text = await response.body.text();
+    } catch (error) {
+      throw gatewayError(this.provider, `${what} failed before a complete answer`, error);
+    }
+    if (text.trim() === '') return { status, body: undefined };
+    try {
+      return { status, body: JSON.parse(text) as unknown };
+    } catch {
+      throw gatewayError(this.provider, `${what} answered ${status} with a body that is not JSON`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * The control surface common to the three simulators: the same actions as
+ * methods on the handle and as HTTP routes under `/_sim/` (documented in each
+ * PROTOCOL.md), so tests, the dev server and curl drive outcomes alike.
+ */
+import { z } from 'zod';
+import type { CardSummary } from '../adapter';
+import { faultSchema, SIM_OPERATIONS, type Fault, type SimOperation } from './faults';
+import { SimControlError, type RunningSimServer, type SimRequest, type SimRoute } from './server';
+import type { WebhookDelivery, WebhookDispatcher } from './webhooks';
+
+/** Synchronous state changes a simulator implements; webhooks they cause are queued. */
+export interface SimulatorActions {
+  /** Pix paid, or card approved through the hosted checkout. */
+  payPayment(ref: string, card?: CardSummary): void;
+  declinePayment(ref: string): void;
+  expirePayment(ref: string): void;
+  /** Forces any raw gateway status, known or not (status-table tests). */
+  setPaymentStatus(ref: string, rawStatus: string): void;
+  /** The customer registered a card at the subscription's checkout; gateway_c turns `pl_` into `sub_`. */
+  completeCheckout(ref: string): { subscriptionRef: string };
+  /** The cycle ends: a recurring charge paid and the period moves on (paymentRef), or, when cancel-at-period-end was asked, the subscription ends (null). */
+  renewSubscription(ref: string): { paymentRef: string | null };
+  failSubscriptionCharge(ref: string): { paymentRef: string };
+  markPastDue(ref: string): void;
+  endTrial(ref: string): void;
+  setSubscriptionStatus(ref: string, rawStatus: string): void;
+}
+
+export interface SimulatorStats {
+  /** Resources created through the API; a deduplicated retry adds nothing. */
+  created: { payments: number; subscriptions: number; subscriptionCharges: number };
+  calls: Partial<Record<SimOperation, number>>;
+}
+
+type Async<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never;
+};
+
+/** What every start…Simulator returns. Actions resolve after their webhooks were attempted. */
+export interface GatewaySimulator extends Async<SimulatorActions> {
+  readonly url: string;
+  injectFault(operation: SimOperation, fault: Fault, times?: number): void;
+  clearFaults(): void;
+  stats(): SimulatorStats;
+  setWebhookUrl(url: string | null): void;
+  webhookLog(): readonly WebhookDelivery[];
+  replayWebhooks(options?: { last?: number; reverse?: boolean }): Promise<WebhookDelivery[]>;
+  /** Resolves once every webhook queued so far (also by API calls) has been attempted. */
+  flushWebhooks(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface SimulatorOptions<Credentials> {
+  /** 0 or absent: an ephemeral port. */
+  port?: number;
+  host?: string;
+  credentials: Credentials;
+  webhookUrl?: string;
+}
+
+const payBody = z.object({ card: z.object({ brand: z.string().min(1), last4: z.string().regex(/^\d{4}$/) }).optional() });
+const statusBody = z.object({ status: z.string().min(1) });
+const faultBody = z.object({ operation: z.enum(SIM_OPERATIONS), fault: faultSchema, times: z.number().int().min(1).optional() });
+const replayBody = z.object({ last: z.number().int().min(0).optional(), reverse: z.boolean().optional() });
+const urlBody = z.object({ url: z.url().nullable() });
+
+function parse<T>(schema: z.ZodType<T>, req: SimRequest): T {
+  const parsed = schema.safeParse(req.body ?? {});
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((issue) => issue.path.join('.') || issue.message);
+    throw new SimControlError(400, `invalid control body: ${fields.join(', ')}`);
+  }
+  return parsed.data;
+}
+
+function ref(req: SimRequest): string {
+  return req.params.ref ?? '';
+}
+
+export function controlRoutes(handle: () => GatewaySimulator): SimRoute[] {
+  const ok = (body: unknown = { ok: true }) => ({ status: 200, body });
+  const action = (pattern: string, run: (req: SimRequest) => Promise<unknown>): SimRoute => ({
+    method: 'POST',
+    pattern,
+    public: true,
+    handler: async (req) => ok((await run(req)) ?? { ok: true }),
+  });
+  return [
+    action('/_sim/payments/:ref/pay', (req) => handle().payPayment(ref(req), parse(payBody, req).card)),
+    action('/_sim/payments/:ref/decline', (req) => handle().declinePayment(ref(req))),
+    action('/_sim/payments/:ref/expire', (req) => handle().expirePayment(ref(req))),
+    action('/_sim/payments/:ref/status', (req) => handle().setPaymentStatus(ref(req), parse(statusBody, req).status)),
+    action('/_sim/subscriptions/:ref/complete-checkout', (req) => handle().completeCheckout(ref(req))),
+    action('/_sim/subscriptions/:ref/renew', (req) => handle().renewSubscription(ref(req))),
+    action('/_sim/subscriptions/:ref/charge-failure', (req) => handle().failSubscriptionCharge(ref(req))),
+    action('/_sim/subscriptions/:ref/past-due', (req) => handle().markPastDue(ref(req))),
+    action('/_sim/subscriptions/:ref/end-trial', (req) => handle().endTrial(ref(req))),
+    action('/_sim/subscriptions/:ref/status', (req) => handle().setSubscriptionStatus(ref(req), parse(statusBody, req).status)),
+    action('/_sim/faults', async (req) => {
+      const { operation, fault, times } = parse(faultBody, req);
+      handle().injectFault(operation, fault, times);
+    }),
+    { method: 'DELETE', pattern: '/_sim/faults', public: true, handler: () => (handle().clearFaults(), ok()) },
+    { method: 'GET', pattern: '/_sim/stats', public: true, handler: () => ok(handle().stats()) },
+    { method: 'GET', pattern: '/_sim/webhooks', public: true, handler: () => ok({ deliveries: handle().webhookLog() }) },
+    { method: 'PUT', pattern: '/_sim/webhooks/url', public: true, handler: (req) => (handle().setWebhookUrl(parse(urlBody, req).url), ok()) },
+    action('/_sim/webhooks/replay', async (req) => ({ replayed: (await handle().replayWebhooks(parse(replayBody, req))).length })),
+  ];
+}
+
+/**
+ * The gateway-hosted checkout page a checkoutUrl points at: buttons that post
+ * to the control routes, so a person can finish a card payment or a
+ * subscription checkout in a browser.
+ */
+export function hostedCheckoutRoute(pattern: string, kindOf: (ref: string) => 'payment' | 'subscription' | null): SimRoute {
+  return {
+    method: 'GET',
+    pattern,
+    public: true,
+    handler: (req) => {
+      const id = ref(req);
+      const kind = kindOf(id);
+      if (!kind) return { status: 404, rawBody: '<!doctype html><p>Unknown checkout.</p>', contentType: 'text/html; charset=utf-8' };
+      const safe = encodeURIComponent(id);
+      const buttons =
+        kind === 'payment'
+          ? `<form method="post" action="/_sim/payments/${safe}/pay"><button>Pay with test card</button></form>` +
+            `<form method="post" action="/_sim/payments/${safe}/decline"><button>Decline</button></form>`
+          : `<form method="post" action="/_sim/subscriptions/${safe}/complete-checkout"><button>Register test card</button></form>`;
+      return {
+        status: 200,
+        contentType: 'text/html; charset=utf-8',
+        rawBody: `<!doctype html><title>Simulated checkout</title><h1>Simulated checkout ${safe}</h1>${buttons}`,
+      };
+    },
+  };
+}
+
+/** Wraps a simulator's synchronous actions into the common handle. */
+export function buildHandle(
+  server: RunningSimServer,
+  webhooks: WebhookDispatcher,
+  actions: SimulatorActions,
+  created: () => SimulatorStats['created'],
+): GatewaySimulator {
+  const settle =
+    <A extends unknown[], R>(fn: (...args: A) => R) =>
+    async (...args: A): Promise<R> => {
+      const result = fn(...args);
+      await webhooks.idle();
+      return result;
+    };
+  return {
+    url: server.url,
+    payPayment: settle(actions.payPayment.bind(actions)),
+    declinePayment: settle(actions.declinePayment.bind(actions)),
+    expirePayment: settle(actions.expirePayment.bind(actions)),
+    setPaymentStatus: settle(actions.setPaymentStatus.bind(actions)),
+    completeCheckout: settle(actions.completeCheckout.bind(actions)),
+    renewSubscription: settle(actions.renewSubscription.bind(actions)),
+    failSubscriptionCharge: settle(actions.failSubscriptionCharge.bind(actions)),
+    markPastDue: settle(actions.markPastDue.bind(actions)),
+    endTrial: settle(actions.endTrial.bind(actions)),
+    setSubscriptionStatus: settle(actions.setSubscriptionStatus.bind(actions)),
+    injectFault: (operation, fault, times = 1) => server.faults.inject(operation, faultSchema.parse(fault), times),
+    clearFaults: () => server.faults.clear(),
+    stats: () => ({ created: created(), calls: { ...server.calls } }),
+    setWebhookUrl: (url) => webhooks.setUrl(url),
+    webhookLog: () => webhooks.deliveries(),
+    replayWebhooks: (options) => webhooks.replay(options),
+    flushWebhooks: () => webhooks.idle(),
+    close: async () => {
+      await webhooks.idle();
+      await server.close();
+    },
+  };
+}
