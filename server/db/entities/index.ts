@@ -1,4 +1,9 @@
 import { ApiKeySchema } from './api-key';
+import { GatewayAccountSchema } from './gateway-account';
+import { InboundWebhookSchema } from './inbound-webhook';
+import { OutboxEventSchema } from './outbox-event';
+import { PaymentSchema } from './payment';
+import { RoutingRuleSchema } from './routing-rule';
 import { EnvironmentSchema } from './environment';
 import { MonthlyUsageSchema } from './monthly-usage';
 import { OrganizationSchema } from './organization';
@@ -6,8 +11,24 @@ import { ProjectSchema } from './project';
 
 export { ApiKey } from './api-key';
 export { Environment } from './environment';
+export { GatewayAccount } from './gateway-account';
+export { InboundWebhook } from './inbound-webhook';
+export { OutboxEvent } from './outbox-event';
+export { Payment } from './payment';
+export { RoutingRule } from './routing-rule';
 export { MonthlyUsage } from './monthly-usage';
 export { Organization } from './organization';
 export { Project } from './project';
 
-export const ENTITIES = [OrganizationSchema, ProjectSchema, EnvironmentSchema, ApiKeySchema, MonthlyUsageSchema];
+export const ENTITIES = [
+  OrganizationSchema,
+  ProjectSchema,
+  EnvironmentSchema,
+  ApiKeySchema,
+  MonthlyUsageSchema,
+  GatewayAccountSchema,
+  RoutingRuleSchema,
+  PaymentSchema,
+  OutboxEventSchema,
+  InboundWebhookSchema,
+];

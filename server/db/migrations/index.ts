@@ -1,7 +1,9 @@
 /** Every committed migration, in order. New ones are generated with `npm run db:migration:create -- <name>`. */
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122011935_tenancy } from './Migration20261122011935_tenancy';
+import { Migration20261122013558_payments_routing_outbox } from './Migration20261122013558_payments_routing_outbox';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
+  { name: 'Migration20261122013558_payments_routing_outbox', class: Migration20261122013558_payments_routing_outbox },
 ];
