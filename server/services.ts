@@ -12,6 +12,8 @@ export interface Services {
   rateLimiter: RateLimiter;
   /** Seals and opens secrets stored in the database (master key). */
   secrets: SecretBox;
+  /** Tells the outbound webhook dispatcher that new events were committed (it also polls, so a missed nudge only delays). */
+  outbox: { notify(): void };
   /** Injectable clock, so month boundaries and windows are testable. */
   now: () => Date;
 }

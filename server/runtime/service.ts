@@ -31,7 +31,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
       ? createPostgresRateLimiter(new pg.Pool({ connectionString: config.database.url, max: 4 }))
       : createMemoryRateLimiter();
   const secrets = new SecretBox(config.masterKey ?? localMasterKey(config.dataDir));
-  const services: Services = { config, log, db, rateLimiter, secrets, now: options.now ?? (() => new Date()) };
+  const services: Services = { config, log, db, rateLimiter, secrets, outbox: { notify: () => {} }, now: options.now ?? (() => new Date()) };
   const adminToken = config.adminToken ?? localAdminToken(config.dataDir);
 
   let server: Server;
