@@ -36,6 +36,8 @@ const EnvSchema = z
     SEED_DEMO: boolFromEnv.optional(),
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    GATEWAY_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3_000),
+    GATEWAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     RATE_LIMIT_PAYMENTS_CREATE: perMinute(30),
     RATE_LIMIT_PAYMENTS_SYNC: perMinute(10),
     RATE_LIMIT_PAYMENTS_CANCEL: perMinute(10),
@@ -68,6 +70,8 @@ export interface Config {
   seedDemo: boolean;
   maxBodyBytes: number;
   shutdownTimeoutMs: number;
+  /** Outbound calls to gateways: connect, and the whole call. */
+  gatewayTimeouts: { connectMs: number; totalMs: number };
   rateLimits: {
     payments_create: number;
     payments_sync: number;
@@ -102,6 +106,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO ?? !env.DATABASE_URL,
     maxBodyBytes: env.MAX_BODY_BYTES,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    gatewayTimeouts: { connectMs: env.GATEWAY_CONNECT_TIMEOUT_MS, totalMs: env.GATEWAY_TIMEOUT_MS },
     rateLimits: {
       payments_create: env.RATE_LIMIT_PAYMENTS_CREATE,
       payments_sync: env.RATE_LIMIT_PAYMENTS_SYNC,

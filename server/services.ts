@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Database } from './db/orm';
+import type { GatewayDirectory } from './domain/routing';
 import type { SecretBox } from './domain/secret-box';
 import type { RateLimiter } from './http/rate-limiter';
 
@@ -10,10 +11,14 @@ export interface Services {
   log: Logger;
   db: Database;
   rateLimiter: RateLimiter;
+  /** Routing configuration and gateway adapters, cached per environment. */
+  gateways: GatewayDirectory;
   /** Seals and opens secrets stored in the database (master key). */
   secrets: SecretBox;
   /** Tells the outbound webhook dispatcher that new events were committed (it also polls, so a missed nudge only delays). */
   outbox: { notify(): void };
+  /** Base URL this service is reached at (PUBLIC_BASE_URL, or the listening address once started). */
+  publicUrl: () => string;
   /** Injectable clock, so month boundaries and windows are testable. */
   now: () => Date;
 }

@@ -1,5 +1,6 @@
 import { adminT as t } from './procedure';
 import { apiKeysRouter } from './api-keys';
+import { gatewaysRouter, routingRouter } from './gateways';
 import { environmentsRouter, organizationsRouter, projectsRouter } from './tenancy';
 
 /** The internal operator API (not part of /v1), served at /internal/trpc. */
@@ -8,5 +9,7 @@ export const adminRouter = t.router({
   projects: projectsRouter,
   environments: environmentsRouter,
   apiKeys: apiKeysRouter,
+  gateways: gatewaysRouter,
+  routing: routingRouter,
 });
 export type AdminRouter = typeof adminRouter;

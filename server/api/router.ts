@@ -1,5 +1,5 @@
 import { t } from '../http/trpc';
-import { createPayment } from './payments';
+import { cancelPaymentProcedure, createPaymentProcedure, getPayment, getPaymentByExternalId, syncPaymentProcedure } from './payments';
 import { authTest, health } from './platform';
 import { createSubscription } from './subscriptions';
 
@@ -7,7 +7,13 @@ import { createSubscription } from './subscriptions';
 export const v1Router = t.router({
   health,
   authTest,
-  payments: t.router({ create: createPayment }),
+  payments: t.router({
+    create: createPaymentProcedure,
+    findByExternalId: getPaymentByExternalId,
+    get: getPayment,
+    cancel: cancelPaymentProcedure,
+    sync: syncPaymentProcedure,
+  }),
   subscriptions: t.router({ create: createSubscription }),
 });
 export type V1Router = typeof v1Router;

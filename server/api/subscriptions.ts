@@ -1,6 +1,6 @@
+import { ApiError } from '../contract/errors';
 import { CreateSubscriptionInput, Subscription } from '../contract/schemas/subscription';
 import { assertBillingActive } from '../domain/billing';
-import { resolveRoute } from '../domain/routing';
 import { authedProcedure } from '../http/procedures';
 
 export const createSubscription = authedProcedure
@@ -25,5 +25,6 @@ export const createSubscription = authedProcedure
   .output(Subscription)
   .mutation(async ({ ctx }) => {
     assertBillingActive(ctx.principal.organization);
-    return resolveRoute(ctx.principal.environment, 'SUBSCRIPTION');
+    const route = await ctx.services.gateways.resolve(ctx.em, ctx.principal.environment.id, 'SUBSCRIPTION');
+    throw new ApiError('action_not_implemented', { action: 'create_subscription', provider: route.gateway });
   });

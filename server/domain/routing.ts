@@ -1,14 +1,130 @@
-import { ApiError } from '../contract/errors';
-import type { RoutingMethod } from '../contract/enums';
-import type { Environment } from '../db/entities';
-
 /**
- * Routing picks one gateway per environment and method (PIX, CARD,
- * SUBSCRIPTION). No environment can hold a routing rule yet (rules and gateway
- * credentials arrive with the gateway layer), so every request that passes
- * validation and billing ends here with 409 `no_routing_rule`, which is what
- * the contract says for an environment without a rule for the method.
+ * Routing: which gateway serves a method (PIX, CARD, SUBSCRIPTION) in an
+ * environment, and the adapter to reach it. The configuration is read on
+ * every create, so it is cached per environment: operator changes through this
+ * process invalidate it at once; other nodes see them within CACHE_TTL_MS.
  */
-export async function resolveRoute(environment: Environment, method: RoutingMethod): Promise<never> {
-  throw new ApiError('no_routing_rule', {}, `No gateway is configured for ${method} in environment ${environment.id}.`);
+import type { GatewayName, PaymentMethod, RoutingMethod } from '../contract/enums';
+import { ApiError } from '../contract/errors';
+import { GatewayAccount, RoutingRule } from '../db/entities';
+import type { EntityManager } from '../db/orm';
+import { createGatewayAdapter, gatewayCapabilities, type GatewayAdapter, type GatewayTimeouts } from '../gateways';
+import type { SecretBox } from './secret-box';
+
+const CACHE_TTL_MS = 5_000;
+
+interface AccountRecord {
+  id: string;
+  gateway: GatewayName;
+  enabled: boolean;
+  baseUrl: string;
+  credentialsSealed: string;
+  version: number;
+}
+
+interface EnvironmentRouting {
+  loadedAt: number;
+  rules: Map<RoutingMethod, GatewayName>;
+  accounts: Map<GatewayName, AccountRecord>;
+}
+
+export interface Route {
+  gateway: GatewayName;
+  accountId: string;
+  adapter: GatewayAdapter;
+}
+
+/** The payment method a routing method charges with: subscriptions are card-only (decision 3). */
+export const methodOfRoute = (method: RoutingMethod): PaymentMethod => (method === 'PIX' ? 'pix' : 'card');
+
+export class GatewayDirectory {
+  private readonly routing = new Map<string, EnvironmentRouting>();
+  private readonly adapters = new Map<string, { version: number; adapter: GatewayAdapter }>();
+
+  constructor(
+    private readonly secrets: SecretBox,
+    private readonly timeouts: Partial<GatewayTimeouts> = {},
+  ) {}
+
+  /** The gateway for a new payment or subscription, or the routing 409 that stops it. */
+  async resolve(em: EntityManager, environmentId: string, method: RoutingMethod): Promise<Route> {
+    const routing = await this.load(em, environmentId);
+    const gateway = routing.rules.get(method);
+    if (!gateway) throw new ApiError('no_routing_rule', {}, `No gateway is configured for ${method} in this environment.`);
+    const account = routing.accounts.get(gateway);
+    if (!account) throw new ApiError('provider_not_configured', { provider: gateway });
+    if (!account.enabled) throw new ApiError('provider_disabled', { provider: gateway });
+    const paymentMethod = methodOfRoute(method);
+    if (!gatewayCapabilities[gateway].methods.includes(paymentMethod)) {
+      throw new ApiError('method_not_supported', { provider: gateway, method: paymentMethod });
+    }
+    return { gateway, accountId: account.id, adapter: this.adapterOf(account) };
+  }
+
+  /**
+   * The adapter for an existing resource's gateway (cancel, sync). A disabled
+   * gateway still serves resources it already holds; only credentials are required.
+   */
+  async forExisting(em: EntityManager, environmentId: string, gateway: GatewayName): Promise<Route> {
+    const account = (await this.load(em, environmentId)).accounts.get(gateway);
+    if (!account) throw new ApiError('provider_not_configured', { provider: gateway });
+    return { gateway, accountId: account.id, adapter: this.adapterOf(account) };
+  }
+
+  /** The adapter of one account, for inbound webhooks addressed to it. */
+  async forAccount(em: EntityManager, accountId: string): Promise<(Route & { environmentId: string }) | null> {
+    const account = await em.findOne(GatewayAccount, { id: accountId });
+    if (!account) return null;
+    return { gateway: account.gateway, accountId: account.id, environmentId: account.environment.id, adapter: this.adapterOf(toRecord(account)) };
+  }
+
+  invalidate(environmentId: string): void {
+    this.routing.delete(environmentId);
+  }
+
+  async close(): Promise<void> {
+    const adapters = [...this.adapters.values()];
+    this.adapters.clear();
+    await Promise.all(adapters.map(({ adapter }) => adapter.close()));
+  }
+
+  private async load(em: EntityManager, environmentId: string): Promise<EnvironmentRouting> {
+    const cached = this.routing.get(environmentId);
+    if (cached && Date.now() - cached.loadedAt < CACHE_TTL_MS) return cached;
+    const [rules, accounts] = await Promise.all([
+      em.find(RoutingRule, { environment: environmentId }),
+      em.find(GatewayAccount, { environment: environmentId }),
+    ]);
+    const routing: EnvironmentRouting = {
+      loadedAt: Date.now(),
+      rules: new Map(rules.map((rule) => [rule.method, rule.gateway])),
+      accounts: new Map(accounts.map((account) => [account.gateway, toRecord(account)])),
+    };
+    this.routing.set(environmentId, routing);
+    return routing;
+  }
+
+  private adapterOf(account: AccountRecord): GatewayAdapter {
+    const cached = this.adapters.get(account.id);
+    if (cached && cached.version === account.version) return cached.adapter;
+    if (cached) void cached.adapter.close();
+    const adapter = createGatewayAdapter(account.gateway, {
+      baseUrl: account.baseUrl,
+      credentials: this.secrets.openJson(account.credentialsSealed),
+      timeouts: this.timeouts,
+    });
+    this.adapters.set(account.id, { version: account.version, adapter });
+    return adapter;
+  }
+}
+
+function toRecord(account: GatewayAccount): AccountRecord {
+  return {
+    id: account.id,
+    gateway: account.gateway,
+    enabled: account.enabled,
+    baseUrl: account.baseUrl,
+    credentialsSealed: account.credentialsSealed,
+    version: account.updatedAt.getTime(),
+  };
 }

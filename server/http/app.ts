@@ -15,6 +15,7 @@ import { createContextFactory } from './context';
 import { contractErrorBodies } from './error-bodies';
 import { isUnexpected, toApiError } from './error-translation';
 import './express-augment';
+import { inboundWebhooks } from './inbound-webhooks';
 import { jsonBody } from './json-body';
 import { pinInputCoercion } from './no-coercion';
 import { requestLog } from './request-log';
@@ -42,6 +43,8 @@ export function createApp(services: Services, options: { baseUrl: string; adminT
 
   const createContext = createContextFactory(services);
   app.use('/internal/trpc', adminHttpHandler(services, options.adminToken));
+
+  app.use(inboundWebhooks(services));
 
   app.use(jsonBody(services.config.maxBodyBytes));
   app.use(contractErrorBodies);

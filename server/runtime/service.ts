@@ -12,6 +12,7 @@ import { openDatabase } from '../db/orm';
 import { createApp } from '../http/app';
 import { createMemoryRateLimiter, createPostgresRateLimiter } from '../http/rate-limiter';
 import type { Services } from '../services';
+import { GatewayDirectory } from '../domain/routing';
 import { SecretBox } from '../domain/secret-box';
 import { localAdminToken, localMasterKey } from './local-secrets';
 import type { Logger } from './logger';
@@ -30,8 +31,10 @@ export async function startService(config: Config, log: Logger, options: { now?:
     config.database.kind === 'postgresql'
       ? createPostgresRateLimiter(new pg.Pool({ connectionString: config.database.url, max: 4 }))
       : createMemoryRateLimiter();
+  let publicUrl = config.publicBaseUrl ?? `http://localhost:${config.port}`;
   const secrets = new SecretBox(config.masterKey ?? localMasterKey(config.dataDir));
-  const services: Services = { config, log, db, rateLimiter, secrets, outbox: { notify: () => {} }, now: options.now ?? (() => new Date()) };
+  const gateways = new GatewayDirectory(secrets, config.gatewayTimeouts);
+  const services: Services = { config, log, db, rateLimiter, secrets, gateways, outbox: { notify: () => {} }, publicUrl: () => publicUrl, now: options.now ?? (() => new Date()) };
   const adminToken = config.adminToken ?? localAdminToken(config.dataDir);
 
   let server: Server;
@@ -47,6 +50,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
   }
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  if (!config.publicBaseUrl) publicUrl = `http://${host}:${port}`;
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -56,6 +60,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
       const deadline = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
       await drained;
       clearTimeout(deadline);
+      await gateways.close();
       await rateLimiter.close();
       await db.close();
     })());

@@ -1,0 +1,19 @@
+/**
+ * POST /v1/payments/{id}/sync: asks the gateway now and applies its answer
+ * through the state machine; also how a Pix code that failed to arrive at
+ * creation (gateway_b) is recovered.
+ */
+import { ApiError } from '../../contract/errors';
+import type { Payment } from '../../db/entities';
+import type { PaymentContext } from './create';
+import { findPayment } from './lookup';
+import { applyPaymentSnapshot } from './transitions';
+
+export async function syncPayment(context: PaymentContext, id: string): Promise<Payment> {
+  const { em, services, principal } = context;
+  const payment = await findPayment(em, principal.environment.id, id);
+  if (!payment.gatewayRef) throw new ApiError('missing_gateway_ref', {}, 'The payment has not been registered at its gateway yet; repeat the create with the same externalId.');
+  const route = await services.gateways.forExisting(em, principal.environment.id, payment.gateway);
+  const snapshot = await route.adapter.getPayment(payment.gatewayRef);
+  return applyPaymentSnapshot(em, services, payment.id, snapshot);
+}

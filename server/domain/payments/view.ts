@@ -1,0 +1,26 @@
+import type { PaymentBody } from '../../contract/schemas/payment';
+import type { Payment } from '../../db/entities';
+
+/** The Payment of spec 2.1: every field present, null where empty. */
+export function paymentBody(payment: Payment): PaymentBody {
+  const hasCustomer = payment.customerName != null || payment.customerEmail != null || payment.customerDocumentLast4 != null;
+  return {
+    id: payment.id,
+    status: payment.status,
+    method: payment.method,
+    gateway: payment.gateway,
+    amount: payment.amount,
+    currency: 'BRL',
+    externalId: payment.externalId,
+    gatewayRef: payment.gatewayRef ?? null,
+    customer: hasCustomer
+      ? { name: payment.customerName ?? null, email: payment.customerEmail ?? null, documentLast4: payment.customerDocumentLast4 ?? null }
+      : null,
+    checkoutUrl: payment.method === 'card' ? (payment.checkoutUrl ?? null) : null,
+    pix:
+      payment.method === 'pix' && (payment.pixQrCode != null || payment.pixQrCodeText != null)
+        ? { qrCode: payment.pixQrCode ?? null, qrCodeText: payment.pixQrCodeText ?? null }
+        : null,
+    card: payment.cardBrand && payment.cardLast4 ? { brand: payment.cardBrand, last4: payment.cardLast4 } : null,
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * POST /webhooks/{gateway}/{accountId}: where gateways send their
+ * notifications (outside the public /v1 contract). The account in the path
+ * selects the credentials that authenticate the sender; nothing is changed
+ * before that succeeds. Answers tell the gateway whether to retry:
+ * 2xx done (also for duplicates), 401/400/404 never retry, 503 retry later.
+ */
+import express, { type Router } from 'express';
+import { isApiError } from '../contract/errors';
+import { GATEWAY_NAMES, type GatewayName } from '../contract/enums';
+import { applyGatewayEvent, type EventOutcome } from '../domain/inbound/apply-event';
+import { WebhookRejectedError } from '../gateways';
+import type { Services } from '../services';
+
+const MAX_WEBHOOK_BYTES = 256 * 1024;
+
+export function inboundWebhooks(services: Services): Router {
+  const router = express.Router();
+  router.post('/webhooks/:gateway/:accountId', express.raw({ type: () => true, limit: MAX_WEBHOOK_BYTES }), async (req, res) => {
+    const gateway = req.params.gateway as GatewayName;
+    const em = services.db.fork();
+    const route = GATEWAY_NAMES.includes(gateway) ? await services.gateways.forAccount(em, req.params.accountId ?? '') : null;
+    if (!route || route.gateway !== gateway) {
+      res.status(404).json({ error: 'not_found', message: 'Unknown gateway account.' });
+      return;
+    }
+    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    try {
+      const events = await route.adapter.parseWebhook({ headers: req.headers, rawBody });
+      const outcomes: EventOutcome[] = [];
+      for (const event of events) {
+        outcomes.push(await applyGatewayEvent(em.fork(), services, { accountId: route.accountId, environmentId: route.environmentId, gateway }, event));
+      }
+      req.log.info({ gateway, outcomes }, 'gateway webhook processed');
+      res.status(200).json({ received: true, outcomes });
+    } catch (error) {
+      if (error instanceof WebhookRejectedError) {
+        req.log.warn({ gateway, reason: error.reason }, 'gateway webhook rejected');
+        res.status(error.reason === 'malformed_payload' ? 400 : 401).json({ error: error.reason });
+        return;
+      }
+      // The gateway could not confirm the event (thin webhooks are confirmed by fetching), or storage failed: ask for a redelivery.
+      req.log.error({ gateway, err: isApiError(error) ? error.cause ?? error : error }, 'gateway webhook not processed');
+      res.status(503).json({ error: 'retry_later' });
+    }
+  });
+  return router;
+}
