@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
+import type { GatewayName } from './contract/enums';
 import type { Database } from './db/orm';
 import type { GatewayDirectory } from './domain/routing';
 import type { SecretBox } from './domain/secret-box';
+import type { GatewaySimulator } from './gateways';
 import type { RateLimiter } from './http/rate-limiter';
 
 /** The long-lived collaborators of one service process, built once at start-up. */
@@ -19,6 +21,8 @@ export interface Services {
   outbox: { notify(): void };
   /** Base URL this service is reached at (PUBLIC_BASE_URL, or the listening address once started). */
   publicUrl: () => string;
+  /** Sandbox simulators running inside this process (embedded demo only). */
+  simulators: Partial<Record<GatewayName, GatewaySimulator>> | null;
   /** Injectable clock, so month boundaries and windows are testable. */
   now: () => Date;
 }

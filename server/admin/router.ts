@@ -1,6 +1,7 @@
 import { adminT as t } from './procedure';
 import { apiKeysRouter } from './api-keys';
 import { gatewaysRouter, routingRouter } from './gateways';
+import { simulatorsRouter } from './simulators';
 import { environmentsRouter, organizationsRouter, projectsRouter } from './tenancy';
 
 /** The internal operator API (not part of /v1), served at /internal/trpc. */
@@ -11,5 +12,6 @@ export const adminRouter = t.router({
   apiKeys: apiKeysRouter,
   gateways: gatewaysRouter,
   routing: routingRouter,
+  simulators: simulatorsRouter,
 });
 export type AdminRouter = typeof adminRouter;

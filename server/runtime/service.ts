@@ -34,7 +34,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
   let publicUrl = config.publicBaseUrl ?? `http://localhost:${config.port}`;
   const secrets = new SecretBox(config.masterKey ?? localMasterKey(config.dataDir));
   const gateways = new GatewayDirectory(secrets, config.gatewayTimeouts);
-  const services: Services = { config, log, db, rateLimiter, secrets, gateways, outbox: { notify: () => {} }, publicUrl: () => publicUrl, now: options.now ?? (() => new Date()) };
+  const services: Services = { config, log, db, rateLimiter, secrets, gateways, outbox: { notify: () => {} }, publicUrl: () => publicUrl, simulators: null, now: options.now ?? (() => new Date()) };
   const adminToken = config.adminToken ?? localAdminToken(config.dataDir);
 
   let server: Server;
@@ -61,6 +61,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
       await drained;
       clearTimeout(deadline);
       await gateways.close();
+      await Promise.all(Object.values(services.simulators ?? {}).map((simulator) => simulator.close()));
       await rateLimiter.close();
       await db.close();
     })());

@@ -9,6 +9,7 @@ import { TRPCClientError } from '@trpc/client';
 import { BILLING_STATUSES, ENVIRONMENT_KINDS } from '../../contract/enums';
 import { ADMIN_TOKEN_FILE, readLocalSecret } from '../../runtime/local-secrets';
 import { adminClient, type AdminClient } from './client';
+import { registerGatewayCommands, registerSimulatorCommands } from './gateway-commands';
 import { printResult } from './output';
 
 const program = new Command('payments-admin')
@@ -113,6 +114,9 @@ key
       },
     }),
   ));
+
+registerGatewayCommands(program, { client, run, oneOf });
+registerSimulatorCommands(program, { client, run, oneOf });
 
 /** Input refusals arrive as a JSON list of Zod issues; show them as `field: problem` lines. */
 function readableMessage(message: string): string {

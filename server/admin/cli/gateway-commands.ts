@@ -1,0 +1,71 @@
+/** `gateway …` and `route …`: gateway accounts and routing rules of an environment. */
+import { readFileSync } from 'node:fs';
+import { InvalidArgumentError, type Command } from 'commander';
+import { GATEWAY_NAMES, ROUTING_METHODS, type GatewayName, type RoutingMethod } from '../../contract/enums';
+import type { CliTools } from './tools';
+
+/** Credentials as inline JSON, or `@file.json` to keep them out of shell history. */
+function credentialsArgument(value: string): Record<string, unknown> {
+  const text = value.startsWith('@') ? readFileSync(value.slice(1), 'utf8') : value;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // reported below without echoing the value, which is a secret
+  }
+  throw new InvalidArgumentError('expected a JSON object (or @path/to/file.json)');
+}
+
+export function registerGatewayCommands(program: Command, { client, run, oneOf }: CliTools): void {
+  const gateway = program.command('gateway').description('gateway accounts of an environment (credentials are stored encrypted)');
+  gateway
+    .command('set')
+    .description('configure a gateway in an environment (creates or replaces)')
+    .requiredOption('--env <environmentId>')
+    .requiredOption('--gateway <name>', GATEWAY_NAMES.join('|'), oneOf(GATEWAY_NAMES))
+    .requiredOption('--base-url <url>', 'the gateway API base URL')
+    .requiredOption('--credentials <json|@file>', 'credentials object, e.g. {"secretKey":"…","webhookSecret":"…"}', credentialsArgument)
+    .option('--disabled', 'configure it disabled')
+    .action(run(async (o: { env: string; gateway: GatewayName; baseUrl: string; credentials: Record<string, unknown>; disabled?: boolean }) =>
+      client().gateways.configure.mutate({ environmentId: o.env, gateway: o.gateway, baseUrl: o.baseUrl, credentials: o.credentials, enabled: o.disabled ? false : undefined }),
+    ));
+  for (const [name, enabled] of [['enable', true], ['disable', false]] as const) {
+    gateway
+      .command(`${name} <gateway>`)
+      .description(`${name} a configured gateway (a disabled gateway gets no new payments: 409 provider_disabled)`)
+      .requiredOption('--env <environmentId>')
+      .action(run(async (name: string, o: { env: string }) =>
+        client().gateways.setEnabled.mutate({ environmentId: o.env, gateway: oneOf(GATEWAY_NAMES)(name), enabled }),
+      ));
+  }
+  gateway.command('list').requiredOption('--env <environmentId>').action(run(async (o: { env: string }) => client().gateways.list.query({ environmentId: o.env })));
+
+  const route = program.command('route').description('routing rules: which gateway serves PIX, CARD and SUBSCRIPTION');
+  route
+    .command('set <method> <gateway>')
+    .requiredOption('--env <environmentId>')
+    .action(run(async (method: string, name: string, o: { env: string }) =>
+      client().routing.set.mutate({ environmentId: o.env, method: oneOf(ROUTING_METHODS)(method.toUpperCase()) as RoutingMethod, gateway: oneOf(GATEWAY_NAMES)(name) }),
+    ));
+  route
+    .command('remove <method>')
+    .requiredOption('--env <environmentId>')
+    .action(run(async (method: string, o: { env: string }) => client().routing.remove.mutate({ environmentId: o.env, method: oneOf(ROUTING_METHODS)(method.toUpperCase()) })));
+  route.command('list').requiredOption('--env <environmentId>').action(run(async (o: { env: string }) => client().routing.list.query({ environmentId: o.env })));
+}
+
+/** `sim …`: outcomes at the sandbox gateways of the embedded demo. */
+export function registerSimulatorCommands(program: Command, { client, run }: CliTools): void {
+  const sim = program.command('sim').description('act as the customer or the gateway in the embedded demo sandbox');
+  sim.command('list').description('the simulators running in the service').action(run(async () => client().simulators.list.query()));
+  for (const [outcome, description] of [
+    ['pay', 'the customer pays (Pix paid, card approved)'],
+    ['decline', 'the gateway declines the payment'],
+    ['expire', 'the Pix or checkout expires'],
+  ] as const) {
+    sim
+      .command(`${outcome} <paymentId>`)
+      .description(description)
+      .action(run(async (paymentId: string) => client().simulators.payment.mutate({ paymentId, outcome })));
+  }
+}
