@@ -99,7 +99,7 @@ describe('gateway faults', () => {
     [{ kind: 'server_error' as const }, 'a 5xx'],
     [{ kind: 'client_error' as const, status: 403 }, 'an unexpected 4xx'],
     [{ kind: 'malformed' as const }, 'a malformed body'],
-  ])('%o (%s) is 502 gateway_error with provider, retry-safe', async (fault) => {
+  ])('%o (%s) is 502 gateway_error with provider, retry-safe', async (fault, _what) => {
     sandbox.sims.gateway_a.injectFault('createPayment', fault);
     const body = validPayment();
     const reply = await create(body);
