@@ -19,7 +19,8 @@ import { gatewayCapabilities, type CreatePaymentInput } from '../../gateways';
 import type { Principal } from '../../http/context';
 import type { Services } from '../../services';
 import { assertBillingActive, assertTransactionQuota } from '../billing';
-import { completeRegistration } from './registration';
+import { leaseEnd } from '../registration';
+import { completePaymentRegistration } from './registration';
 
 export type CreatePaymentRequest = z.output<typeof CreatePaymentBody>;
 
@@ -99,7 +100,7 @@ export async function createPayment(context: PaymentContext, request: CreatePaym
     const winner = await fresh.findOneOrFail(Payment, { environment: environment.id, externalId: request.externalId });
     return answerExisting({ ...context, em: fresh }, winner, hash);
   }
-  return completeRegistration(context, payment, { owned: true });
+  return completePaymentRegistration(context, payment, true);
 }
 
 async function answerExisting(context: PaymentContext, payment: Payment, hash: string): Promise<Payment> {
@@ -107,8 +108,5 @@ async function answerExisting(context: PaymentContext, payment: Payment, hash: s
     context.services.log.info({ paymentId: payment.id }, 'repeated externalId with a different payload: the existing payment is returned unchanged');
   }
   if (payment.isRegistered) return payment;
-  return completeRegistration(context, payment, { owned: false });
+  return completePaymentRegistration(context, payment, false);
 }
-
-/** How long one request may hold the registration: the gateway's whole timeout and some margin. */
-export const leaseEnd = (services: Services): Date => new Date(services.now().getTime() + services.config.gatewayTimeouts.totalMs + 5_000);
