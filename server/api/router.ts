@@ -1,7 +1,7 @@
 import { t } from '../http/trpc';
 import { cancelPaymentProcedure, createPaymentProcedure, getPayment, getPaymentByExternalId, syncPaymentProcedure } from './payments';
 import { authTest, health } from './platform';
-import { createSubscription } from './subscriptions';
+import { cancelSubscriptionProcedure, createSubscriptionProcedure, getSubscription, getSubscriptionByExternalId } from './subscriptions';
 
 /** The public /v1 contract: every procedure here carries its REST mapping. */
 export const v1Router = t.router({
@@ -14,6 +14,11 @@ export const v1Router = t.router({
     cancel: cancelPaymentProcedure,
     sync: syncPaymentProcedure,
   }),
-  subscriptions: t.router({ create: createSubscription }),
+  subscriptions: t.router({
+    create: createSubscriptionProcedure,
+    findByExternalId: getSubscriptionByExternalId,
+    get: getSubscription,
+    cancel: cancelSubscriptionProcedure,
+  }),
 });
 export type V1Router = typeof v1Router;

@@ -68,4 +68,16 @@ export function registerSimulatorCommands(program: Command, { client, run }: Cli
       .description(description)
       .action(run(async (paymentId: string) => client().simulators.payment.mutate({ paymentId, outcome })));
   }
+  for (const [outcome, description] of [
+    ['complete-checkout', 'the customer registers a card at the subscription checkout'],
+    ['renew', 'the cycle ends and the recurring charge is paid'],
+    ['charge-failure', 'a recurring charge attempt fails'],
+    ['past-due', 'the gateway gives up retrying: past due'],
+    ['end-trial', 'the trial ends'],
+  ] as const) {
+    sim
+      .command(`${outcome} <subscriptionId>`)
+      .description(description)
+      .action(run(async (subscriptionId: string) => client().simulators.subscription.mutate({ subscriptionId, outcome })));
+  }
 }

@@ -4,6 +4,7 @@ import { InboundWebhookSchema } from './inbound-webhook';
 import { OutboxEventSchema } from './outbox-event';
 import { PaymentSchema } from './payment';
 import { RoutingRuleSchema } from './routing-rule';
+import { SubscriptionSchema } from './subscription';
 import { EnvironmentSchema } from './environment';
 import { MonthlyUsageSchema } from './monthly-usage';
 import { OrganizationSchema } from './organization';
@@ -16,6 +17,7 @@ export { InboundWebhook } from './inbound-webhook';
 export { OutboxEvent } from './outbox-event';
 export { Payment } from './payment';
 export { RoutingRule } from './routing-rule';
+export { Subscription } from './subscription';
 export { MonthlyUsage } from './monthly-usage';
 export { Organization } from './organization';
 export { Project } from './project';
@@ -31,4 +33,5 @@ export const ENTITIES = [
   PaymentSchema,
   OutboxEventSchema,
   InboundWebhookSchema,
+  SubscriptionSchema,
 ];

@@ -1,0 +1,29 @@
+import type { z } from 'zod';
+import type { Subscription as SubscriptionSchema } from '../../contract/schemas/subscription';
+import type { Subscription } from '../../db/entities/subscription';
+
+/** The Subscription of spec 2.2: every field present, null where empty. */
+export function subscriptionBody(subscription: Subscription): z.infer<typeof SubscriptionSchema> {
+  const hasCustomer = subscription.customerName != null || subscription.customerEmail != null || subscription.customerDocumentLast4 != null;
+  return {
+    id: subscription.id,
+    status: subscription.status,
+    method: 'card',
+    gateway: subscription.gateway,
+    amount: subscription.amount,
+    currency: 'BRL',
+    interval: subscription.interval,
+    trialDays: subscription.trialDays,
+    trialEndsAt: subscription.trialEndsAt?.toISOString() ?? null,
+    nextBillingAt: subscription.nextBillingAt?.toISOString() ?? null,
+    cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
+    canceledAt: subscription.canceledAt?.toISOString() ?? null,
+    externalId: subscription.externalId,
+    gatewayRef: subscription.gatewayRef ?? null,
+    checkoutUrl: subscription.checkoutUrl ?? null,
+    customer: hasCustomer
+      ? { name: subscription.customerName ?? null, email: subscription.customerEmail ?? null, documentLast4: subscription.customerDocumentLast4 ?? null }
+      : null,
+    createdAt: subscription.createdAt.toISOString(),
+  };
+}
