@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call } from '../support/http';
+import { readFileSync } from 'node:fs';
+import { cli } from '../support/cli';
+import { call, validPayment } from '../support/http';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'payments-start-'));
@@ -58,6 +60,15 @@ describe('npm start on the embedded default', () => {
     const auth = await call(first.url, 'GET', '/v1/auth/test', { key: first.apiKey });
     expect(auth.status).toBe(200);
     expect(auth.body.environment.kind).toBe('sandbox');
+
+    // The demo sandbox gateways: a Pix from pending to paid, driven from the operator CLI.
+    const pix = await call(first.url, 'POST', '/v1/payments', { key: first.apiKey, body: validPayment() });
+    expect(pix.status).toBe(201);
+    expect(pix.body).toMatchObject({ status: 'pending', pix: { qrCodeText: expect.any(String) } });
+    const adminToken = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+    const paid = await cli({ url: first.url, adminToken }, ['sim', 'pay', pix.body.id]);
+    expect(paid.json.status).toBe('paid');
+    expect((await call(first.url, 'GET', `/v1/payments/${pix.body.id}`, { key: first.apiKey })).body.status).toBe('paid');
     expect(await stop(first.child)).toBe(0);
 
     const second = await start();

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { GATEWAY_NAMES, ROUTING_METHODS, type GatewayName, type RoutingMethod } from '../../contract/enums';
+import { SIM_OPERATIONS } from '../../gateways/simulator/faults';
 import type { CliTools } from './tools';
 
 /** Credentials as inline JSON, or `@file.json` to keep them out of shell history. */
@@ -55,7 +56,7 @@ export function registerGatewayCommands(program: Command, { client, run, oneOf }
 }
 
 /** `sim …`: outcomes at the sandbox gateways of the embedded demo. */
-export function registerSimulatorCommands(program: Command, { client, run }: CliTools): void {
+export function registerSimulatorCommands(program: Command, { client, run, oneOf }: CliTools): void {
   const sim = program.command('sim').description('act as the customer or the gateway in the embedded demo sandbox');
   sim.command('list').description('the simulators running in the service').action(run(async () => client().simulators.list.query()));
   for (const [outcome, description] of [
@@ -80,4 +81,28 @@ export function registerSimulatorCommands(program: Command, { client, run }: Cli
       .description(description)
       .action(run(async (subscriptionId: string) => client().simulators.subscription.mutate({ subscriptionId, outcome })));
   }
+  sim
+    .command('fault <gateway> <operation> <kind>')
+    .description(`make the next calls misbehave; operations: ${SIM_OPERATIONS.join(', ')}; kinds: latency, hang, server_error, client_error, validation, malformed, drop_response`)
+    .option('--times <n>', 'how many calls', (v) => Number(v), 1)
+    .option('--ms <n>', 'latency in milliseconds', (v) => Number(v))
+    .option('--status <n>', 'HTTP status for server_error/client_error', (v) => Number(v))
+    .option('--field <name>', "the gateway's field a validation refusal names")
+    .action(run(async (name: string, operation: string, kind: string, o: { times: number; ms?: number; status?: number; field?: string }) =>
+      client().simulators.fault.mutate({
+        gateway: oneOf(GATEWAY_NAMES)(name),
+        operation: oneOf(SIM_OPERATIONS)(operation),
+        fault: { kind, ms: o.ms, status: o.status, field: o.field } as never,
+        times: o.times,
+      }),
+    ));
+  sim.command('clear-faults <gateway>').action(run(async (name: string) => client().simulators.clearFaults.mutate({ gateway: oneOf(GATEWAY_NAMES)(name) })));
+  sim
+    .command('replay <gateway>')
+    .description('send the last webhooks again')
+    .option('--last <n>', 'how many', (v) => Number(v), 1)
+    .option('--reverse', 'newest first')
+    .action(run(async (name: string, o: { last: number; reverse?: boolean }) =>
+      client().simulators.replay.mutate({ gateway: oneOf(GATEWAY_NAMES)(name), last: o.last, reverse: Boolean(o.reverse) }),
+    ));
 }
