@@ -8,7 +8,7 @@
  * charging twice.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { EntityClass } from '@mikro-orm/core';
+import { UniqueConstraintViolationException, type EntityClass } from '@mikro-orm/core';
 import type { GatewayName } from '../contract/enums';
 import { ApiError, isApiError } from '../contract/errors';
 import type { EntityManager } from '../db/orm';
@@ -21,7 +21,35 @@ export interface Registrable {
   gateway: GatewayName;
   gatewayRef?: string | null;
   registrationLeaseUntil?: Date | null;
+  requestHash: string;
   readonly isRegistered: boolean;
+}
+
+/**
+ * Commits a new resource. The unique (environment, externalId) decides races:
+ * when a concurrent request inserted first, its resource is returned (read
+ * through a fresh unit of work, since this one holds the failed insert).
+ */
+export async function flushOrFindWinner<T extends Registrable>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  unique: { environment: string; externalId: string },
+): Promise<{ em: EntityManager; winner: T } | null> {
+  try {
+    await em.flush();
+    return null;
+  } catch (error) {
+    if (!(error instanceof UniqueConstraintViolationException)) throw error;
+    const fresh = em.fork();
+    return { em: fresh, winner: await fresh.findOneOrFail(entity, unique as never) };
+  }
+}
+
+/** Decision 7: a repeated externalId answers the existing resource unchanged; a different payload is only logged. */
+export function noteRepeatedRequest(services: Services, resource: Registrable, hash: string): void {
+  if (resource.requestHash !== hash) {
+    services.log.info({ resourceId: resource.id }, 'repeated externalId with a different payload: the existing resource is returned unchanged');
+  }
 }
 
 /** How long one request may hold the registration: the gateway's whole timeout and some margin. */

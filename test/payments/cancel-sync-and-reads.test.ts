@@ -1,26 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxEvent } from '../../server/db/entities';
-import { loadContract, type ContractChecker } from '../support/contract';
+import type { ContractChecker } from '../support/contract';
 import { call, validPayment } from '../support/http';
-import { startSandbox, type Sandbox } from '../support/gateways';
-import { startTestService, type TestService } from '../support/service';
+import type { Sandbox } from '../support/gateways';
+import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
+import type { TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
 
 let service: TestService;
 let tenant: TestTenant;
 let sandbox: Sandbox;
 let contract: ContractChecker;
+let world: SandboxedService;
 
 beforeAll(async () => {
-  service = await startTestService({ env: { GATEWAY_TIMEOUT_MS: '1500', RATE_LIMIT_PAYMENTS_CANCEL: '1000', RATE_LIMIT_PAYMENTS_SYNC: '1000' } });
-  tenant = await createTenant(service);
-  sandbox = await startSandbox(service, tenant.environmentId, { PIX: 'gateway_a', CARD: 'gateway_a' });
-  contract = await loadContract(service.url);
+  world = await startSandboxedService({ env: { GATEWAY_TIMEOUT_MS: '1500', RATE_LIMIT_PAYMENTS_CANCEL: '1000', RATE_LIMIT_PAYMENTS_SYNC: '1000' }, routes: { PIX: 'gateway_a', CARD: 'gateway_a' } });
+  ({ service, tenant, sandbox, contract } = world);
 });
-afterAll(async () => {
-  await sandbox?.close();
-  await service?.stop();
-});
+afterAll(() => world?.stop());
 
 async function request(method: 'GET' | 'POST', path: string, documented: string, body?: unknown) {
   const reply = await call(service.url, method, path, { key: tenant.apiKey, body });

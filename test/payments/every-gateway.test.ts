@@ -2,27 +2,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayName } from '../../server/contract/enums';
 import { OutboxEvent } from '../../server/db/entities';
-import { loadContract, type ContractChecker } from '../support/contract';
+import type { ContractChecker } from '../support/contract';
 import { call, validPayment } from '../support/http';
-import { startSandbox, type Sandbox } from '../support/gateways';
-import { startTestService, type TestService } from '../support/service';
-import { createTenant, type TestTenant } from '../support/tenant';
+import type { Sandbox } from '../support/gateways';
+import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
+import type { TestService } from '../support/service';
+import type { TestTenant } from '../support/tenant';
 
 let service: TestService;
 let tenant: TestTenant;
 let sandbox: Sandbox;
 let contract: ContractChecker;
+let world: SandboxedService;
 
 beforeAll(async () => {
-  service = await startTestService({ env: { RATE_LIMIT_PAYMENTS_CREATE: '1000' } });
-  tenant = await createTenant(service);
-  sandbox = await startSandbox(service, tenant.environmentId);
-  contract = await loadContract(service.url);
+  world = await startSandboxedService({ env: { RATE_LIMIT_PAYMENTS_CREATE: '1000' } });
+  ({ service, tenant, sandbox, contract } = world);
 });
-afterAll(async () => {
-  await sandbox?.close();
-  await service?.stop();
-});
+afterAll(() => world?.stop());
 
 const customer = { name: 'Ana Souza', email: 'ana@example.com', document: '529.982.247-25', phone: '+55 (11) 98765-4321' };
 

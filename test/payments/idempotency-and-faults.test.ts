@@ -1,27 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxEvent } from '../../server/db/entities';
-import { loadContract, type ContractChecker } from '../support/contract';
+import type { ContractChecker } from '../support/contract';
 import { call, validPayment } from '../support/http';
 import { startSandbox, type Sandbox } from '../support/gateways';
-import { startTestService, type TestService } from '../support/service';
+import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
+import type { TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
 
 let service: TestService;
 let tenant: TestTenant;
 let sandbox: Sandbox;
 let contract: ContractChecker;
+let world: SandboxedService;
 
 beforeAll(async () => {
   // Short gateway timeouts so hangs end quickly; a high create limit for the concurrency test.
-  service = await startTestService({ env: { GATEWAY_TIMEOUT_MS: '1500', RATE_LIMIT_PAYMENTS_CREATE: '1000' } });
-  tenant = await createTenant(service);
-  sandbox = await startSandbox(service, tenant.environmentId, { PIX: 'gateway_a', CARD: 'gateway_a' });
-  contract = await loadContract(service.url);
+  world = await startSandboxedService({ env: { GATEWAY_TIMEOUT_MS: '1500', RATE_LIMIT_PAYMENTS_CREATE: '1000' }, routes: { PIX: 'gateway_a', CARD: 'gateway_a' } });
+  ({ service, tenant, sandbox, contract } = world);
 });
-afterAll(async () => {
-  await sandbox?.close();
-  await service?.stop();
-});
+afterAll(() => world?.stop());
 
 const create = async (body: unknown) => {
   const reply = await call(service.url, 'POST', '/v1/payments', { key: tenant.apiKey, body });

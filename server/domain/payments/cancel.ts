@@ -5,7 +5,7 @@
 import { ApiError } from '../../contract/errors';
 import type { PaymentStatus } from '../../contract/enums';
 import type { Payment } from '../../db/entities';
-import type { PaymentContext } from './create';
+import type { RequestContext } from '../request-context';
 import { findPayment } from './lookup';
 import { applyPaymentSnapshot } from './transitions';
 
@@ -20,7 +20,7 @@ function assertCancelable(payment: Payment): void {
   if (!payment.gatewayRef) throw new ApiError('missing_gateway_ref');
 }
 
-export async function cancelPayment(context: PaymentContext, id: string): Promise<Payment> {
+export async function cancelPayment(context: RequestContext, id: string): Promise<Payment> {
   const { em, services, principal } = context;
   const payment = await findPayment(em, principal.environment.id, id);
   assertCancelable(payment);

@@ -7,19 +7,16 @@
  * a create that timed out is completed on retry with what the gateway did.
  */
 import { createHash } from 'node:crypto';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { z } from 'zod';
 import { ApiError } from '../../contract/errors';
 import type { CreatePaymentInput as CreatePaymentBody } from '../../contract/schemas/payment';
-import { digitsOf } from '../../contract/schemas/common';
 import { Payment } from '../../db/entities';
-import type { EntityManager } from '../../db/orm';
 import type { GatewayName } from '../../contract/enums';
 import { gatewayCapabilities, type CreatePaymentInput } from '../../gateways';
-import type { Principal } from '../../http/context';
-import type { Services } from '../../services';
+import type { RequestContext } from '../request-context';
 import { assertBillingActive, assertTransactionQuota } from '../billing';
-import { leaseEnd } from '../registration';
+import { gatewayCustomer, storedCustomer } from '../customer';
+import { flushOrFindWinner, leaseEnd, noteRepeatedRequest } from '../registration';
 import { completePaymentRegistration } from './registration';
 
 export type CreatePaymentRequest = z.output<typeof CreatePaymentBody>;
@@ -44,13 +41,7 @@ function assertGatewayAccepts(gateway: GatewayName, request: CreatePaymentReques
   }
 }
 
-export interface PaymentContext {
-  em: EntityManager;
-  services: Services;
-  principal: Principal;
-}
-
-export async function createPayment(context: PaymentContext, request: CreatePaymentRequest): Promise<Payment> {
+export async function createPayment(context: RequestContext, request: CreatePaymentRequest): Promise<Payment> {
   const { em, services, principal } = context;
   const { environment, organization } = principal;
   assertBillingActive(organization);
@@ -67,12 +58,7 @@ export async function createPayment(context: PaymentContext, request: CreatePaym
     idempotencyKey: paymentIdempotencyKey(environment.id, request.externalId),
     amount: request.amount,
     method: request.method,
-    customer: {
-      name: request.customer.name,
-      email: request.customer.email,
-      document: digitsOf(request.customer.document),
-      phone: request.customer.phone ?? null,
-    },
+    customer: gatewayCustomer(request.customer),
     installments: request.method === 'card' ? (request.card?.installments ?? 1) : undefined,
   };
   const payment = em.create(Payment, {
@@ -83,30 +69,18 @@ export async function createPayment(context: PaymentContext, request: CreatePaym
     amount: request.amount,
     currency: request.currency,
     installments: gatewayRequest.installments ?? 1,
-    customerName: request.customer.name,
-    customerEmail: request.customer.email,
-    customerDocumentLast4: digitsOf(request.customer.document).slice(-4),
+    ...storedCustomer(request.customer),
     metadata: request.metadata ?? null,
     requestHash: hash,
     pendingRequestSealed: services.secrets.sealJson(gatewayRequest),
     registrationLeaseUntil: leaseEnd(services),
   });
-  try {
-    await em.flush();
-  } catch (error) {
-    if (!(error instanceof UniqueConstraintViolationException)) throw error;
-    // A concurrent request with the same externalId inserted first: answer its payment.
-    const fresh = em.fork();
-    const winner = await fresh.findOneOrFail(Payment, { environment: environment.id, externalId: request.externalId });
-    return answerExisting({ ...context, em: fresh }, winner, hash);
-  }
+  const race = await flushOrFindWinner(em, Payment, { environment: environment.id, externalId: request.externalId });
+  if (race) return answerExisting({ ...context, em: race.em }, race.winner, hash);
   return completePaymentRegistration(context, payment, true);
 }
 
-async function answerExisting(context: PaymentContext, payment: Payment, hash: string): Promise<Payment> {
-  if (payment.requestHash !== hash) {
-    context.services.log.info({ paymentId: payment.id }, 'repeated externalId with a different payload: the existing payment is returned unchanged');
-  }
-  if (payment.isRegistered) return payment;
-  return completePaymentRegistration(context, payment, false);
+async function answerExisting(context: RequestContext, payment: Payment, hash: string): Promise<Payment> {
+  noteRepeatedRequest(context.services, payment, hash);
+  return payment.isRegistered ? payment : completePaymentRegistration(context, payment, false);
 }

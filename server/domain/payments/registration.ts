@@ -10,9 +10,9 @@ import type { CreatePaymentInput } from '../../gateways';
 import { usagePeriod } from '../billing';
 import { recordEvents } from '../events';
 import { callGatewayForRegistration, completeRegistration } from '../registration';
-import type { PaymentContext } from './create';
+import type { RequestContext } from '../request-context';
 
-export function completePaymentRegistration(context: PaymentContext, payment: Payment, owned: boolean): Promise<Payment> {
+export function completePaymentRegistration(context: RequestContext, payment: Payment, owned: boolean): Promise<Payment> {
   return completeRegistration({
     em: context.em,
     services: context.services,
@@ -23,7 +23,7 @@ export function completePaymentRegistration(context: PaymentContext, payment: Pa
   });
 }
 
-async function register(context: PaymentContext, payment: Payment): Promise<Payment> {
+async function register(context: RequestContext, payment: Payment): Promise<Payment> {
   const { em, services, principal } = context;
   const route = await services.gateways.forExisting(em, principal.environment.id, payment.gateway);
   const request = services.secrets.openJson<CreatePaymentInput>(payment.pendingRequestSealed!);

@@ -5,11 +5,11 @@
  */
 import { ApiError } from '../../contract/errors';
 import type { Payment } from '../../db/entities';
-import type { PaymentContext } from './create';
+import type { RequestContext } from '../request-context';
 import { findPayment } from './lookup';
 import { applyPaymentSnapshot } from './transitions';
 
-export async function syncPayment(context: PaymentContext, id: string): Promise<Payment> {
+export async function syncPayment(context: RequestContext, id: string): Promise<Payment> {
   const { em, services, principal } = context;
   const payment = await findPayment(em, principal.environment.id, id);
   if (!payment.gatewayRef) throw new ApiError('missing_gateway_ref', {}, 'The payment has not been registered at its gateway yet; repeat the create with the same externalId.');

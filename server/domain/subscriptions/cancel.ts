@@ -5,11 +5,11 @@
  */
 import { ApiError } from '../../contract/errors';
 import type { Subscription } from '../../db/entities/subscription';
-import type { PaymentContext } from '../payments/create';
+import type { RequestContext } from '../request-context';
 import { findSubscription } from './lookup';
 import { applySubscriptionChange } from './transitions';
 
-export async function cancelSubscription(context: PaymentContext, id: string, atPeriodEnd: boolean): Promise<Subscription> {
+export async function cancelSubscription(context: RequestContext, id: string, atPeriodEnd: boolean): Promise<Subscription> {
   const { em, services, principal } = context;
   const subscription = await findSubscription(em, principal.environment.id, id);
   if (subscription.status === 'canceled') throw new ApiError('already_canceled', { status: subscription.status });

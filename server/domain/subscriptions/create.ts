@@ -4,19 +4,19 @@
  * registration, stable gateway idempotency key).
  */
 import { createHash } from 'node:crypto';
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { GatewayName } from '../../contract/enums';
 import { ApiError } from '../../contract/errors';
-import { digitsOf } from '../../contract/schemas/common';
 import type { CreateSubscriptionInput as CreateSubscriptionBody } from '../../contract/schemas/subscription';
 import { Subscription } from '../../db/entities/subscription';
 import { gatewayCapabilities, type CreateSubscriptionInput } from '../../gateways';
 import { assertBillingActive } from '../billing';
 import { recordEvents } from '../events';
-import type { PaymentContext } from '../payments/create';
+import type { RequestContext } from '../request-context';
 import { requestHash } from '../payments/create';
-import { callGatewayForRegistration, completeRegistration, leaseEnd } from '../registration';
+import { gatewayCustomer, storedCustomer } from '../customer';
+import { callGatewayForRegistration, completeRegistration, flushOrFindWinner, leaseEnd, noteRepeatedRequest } from '../registration';
 
 export type CreateSubscriptionRequest = z.output<typeof CreateSubscriptionBody>;
 
@@ -39,7 +39,7 @@ function assertGatewayAccepts(gateway: GatewayName, request: CreateSubscriptionR
 /** Decision 3: trialing when trial days are configured, else active. */
 const initialStatus = (trialDays: number) => (trialDays > 0 ? 'trialing' : 'active');
 
-export async function createSubscription(context: PaymentContext, request: CreateSubscriptionRequest): Promise<Subscription> {
+export async function createSubscription(context: RequestContext, request: CreateSubscriptionRequest): Promise<Subscription> {
   const { em, services, principal } = context;
   const { environment, organization } = principal;
   assertBillingActive(organization);
@@ -55,12 +55,7 @@ export async function createSubscription(context: PaymentContext, request: Creat
     amount: request.amount,
     interval: request.interval,
     trialDays: request.trialDays,
-    customer: {
-      name: request.customer.name,
-      email: request.customer.email,
-      document: digitsOf(request.customer.document),
-      phone: request.customer.phone ?? null,
-    },
+    customer: gatewayCustomer(request.customer),
     planId,
   };
   const now = services.now();
@@ -75,33 +70,23 @@ export async function createSubscription(context: PaymentContext, request: Creat
     status: initialStatus(request.trialDays),
     trialEndsAt: request.trialDays > 0 ? new Date(now.getTime() + request.trialDays * 86_400_000) : null,
     planId,
-    customerName: request.customer.name,
-    customerEmail: request.customer.email,
-    customerDocumentLast4: digitsOf(request.customer.document).slice(-4),
+    ...storedCustomer(request.customer),
     metadata: request.metadata ?? null,
     requestHash: hash,
     pendingRequestSealed: services.secrets.sealJson(gatewayRequest),
     registrationLeaseUntil: leaseEnd(services),
   });
-  try {
-    await em.flush();
-  } catch (error) {
-    if (!(error instanceof UniqueConstraintViolationException)) throw error;
-    const fresh = em.fork();
-    const winner = await fresh.findOneOrFail(Subscription, { environment: environment.id, externalId: request.externalId });
-    return answerExisting({ ...context, em: fresh }, winner, hash);
-  }
+  const race = await flushOrFindWinner(em, Subscription, { environment: environment.id, externalId: request.externalId });
+  if (race) return answerExisting({ ...context, em: race.em }, race.winner, hash);
   return registration(context, subscription, true);
 }
 
-function answerExisting(context: PaymentContext, subscription: Subscription, hash: string): Promise<Subscription> | Subscription {
-  if (subscription.requestHash !== hash) {
-    context.services.log.info({ subscriptionId: subscription.id }, 'repeated externalId with a different payload: the existing subscription is returned unchanged');
-  }
+async function answerExisting(context: RequestContext, subscription: Subscription, hash: string): Promise<Subscription> {
+  noteRepeatedRequest(context.services, subscription, hash);
   return subscription.isRegistered ? subscription : registration(context, subscription, false);
 }
 
-function registration(context: PaymentContext, subscription: Subscription, owned: boolean): Promise<Subscription> {
+function registration(context: RequestContext, subscription: Subscription, owned: boolean): Promise<Subscription> {
   return completeRegistration({
     em: context.em,
     services: context.services,
