@@ -42,6 +42,16 @@ const EnvSchema = z
     RATE_LIMIT_PAYMENTS_SYNC: perMinute(10),
     RATE_LIMIT_PAYMENTS_CANCEL: perMinute(10),
     RATE_LIMIT_DEFAULT: perMinute(600),
+    /** Local development only: lets sandbox webhook endpoints use http:// and local or private addresses. Refused in production. */
+    WEBHOOK_ALLOW_LOCAL_URLS: boolFromEnv.default(false),
+    /** Whole webhook delivery attempt (connect, headers); a 2xx later than this is a failure (spec 8: 8 s). */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
+    /** Run the outbound webhook dispatcher in this process (false: an API-only node; another node delivers). */
+    WEBHOOK_DISPATCHER: boolFromEnv.default(true),
+    /** How often the dispatcher looks for committed events it was not told about (other nodes, restarts). */
+    WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
+    /** How long a claimed delivery belongs to one node; after it, an interrupted attempt is made again. */
+    WEBHOOK_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.ADMIN_TOKEN) {
@@ -52,6 +62,12 @@ const EnvSchema = z
     }
     if (env.NODE_ENV === 'production' && !env.DATABASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when NODE_ENV=production (the embedded database is for development)' });
+    }
+    if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOW_LOCAL_URLS) {
+      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_LOCAL_URLS'], message: 'is refused when NODE_ENV=production (it would let webhooks reach internal addresses)' });
+    }
+    if (env.WEBHOOK_LEASE_MS <= env.WEBHOOK_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_LEASE_MS'], message: 'must be longer than WEBHOOK_TIMEOUT_MS (a live attempt must never be taken over)' });
     }
   });
 
@@ -78,6 +94,8 @@ export interface Config {
     payments_cancel: number;
     default: number;
   };
+  /** Outbound webhooks (server/webhooks). */
+  webhooks: { allowLocalUrls: boolean; timeoutMs: number; dispatcher: boolean; pollIntervalMs: number; leaseMs: number };
 }
 
 export class ConfigError extends Error {
@@ -112,6 +130,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       payments_sync: env.RATE_LIMIT_PAYMENTS_SYNC,
       payments_cancel: env.RATE_LIMIT_PAYMENTS_CANCEL,
       default: env.RATE_LIMIT_DEFAULT,
+    },
+    webhooks: {
+      allowLocalUrls: env.WEBHOOK_ALLOW_LOCAL_URLS,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      dispatcher: env.WEBHOOK_DISPATCHER,
+      pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
+      leaseMs: env.WEBHOOK_LEASE_MS,
     },
   };
 }

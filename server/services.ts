@@ -6,6 +6,7 @@ import type { GatewayDirectory } from './domain/routing';
 import type { SecretBox } from './domain/secret-box';
 import type { GatewaySimulator } from './gateways';
 import type { RateLimiter } from './http/rate-limiter';
+import type { WebhookRuntime } from './webhooks/runtime';
 
 /** The long-lived collaborators of one service process, built once at start-up. */
 export interface Services {
@@ -19,6 +20,8 @@ export interface Services {
   secrets: SecretBox;
   /** Tells the outbound webhook dispatcher that new events were committed (it also polls, so a missed nudge only delays). */
   outbox: { notify(): void };
+  /** Outbound webhooks: the SSRF guard's resolver and the guarded delivery transport. */
+  webhooks: WebhookRuntime;
   /** Base URL this service is reached at (PUBLIC_BASE_URL, or the listening address once started). */
   publicUrl: () => string;
   /** Sandbox simulators running inside this process (embedded demo only). */

@@ -3,6 +3,7 @@ import { apiKeysRouter } from './api-keys';
 import { gatewaysRouter, routingRouter } from './gateways';
 import { simulatorsRouter } from './simulators';
 import { environmentsRouter, organizationsRouter, projectsRouter } from './tenancy';
+import { webhooksRouter } from './webhooks';
 
 /** The internal operator API (not part of /v1), served at /internal/trpc. */
 export const adminRouter = t.router({
@@ -13,5 +14,6 @@ export const adminRouter = t.router({
   gateways: gatewaysRouter,
   routing: routingRouter,
   simulators: simulatorsRouter,
+  webhooks: webhooksRouter,
 });
 export type AdminRouter = typeof adminRouter;

@@ -14,6 +14,9 @@ import { createMemoryRateLimiter, createPostgresRateLimiter } from '../http/rate
 import type { Services } from '../services';
 import { GatewayDirectory } from '../domain/routing';
 import { SecretBox } from '../domain/secret-box';
+import { WebhookDispatcher } from '../webhooks/dispatcher';
+import type { HostResolver } from '../webhooks/resolver';
+import { createWebhookRuntime } from '../webhooks/runtime';
 import { localAdminToken, localMasterKey } from './local-secrets';
 import type { Logger } from './logger';
 
@@ -25,7 +28,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function startService(config: Config, log: Logger, options: { now?: () => Date } = {}): Promise<RunningService> {
+export async function startService(config: Config, log: Logger, options: { now?: () => Date; resolveHost?: HostResolver } = {}): Promise<RunningService> {
   const db = await openDatabase(config.database, { logger: (message) => log.info({ component: 'database' }, message.replace(/\x1b\[[0-9;]*m/g, '')) });
   const rateLimiter =
     config.database.kind === 'postgresql'
@@ -34,7 +37,11 @@ export async function startService(config: Config, log: Logger, options: { now?:
   let publicUrl = config.publicBaseUrl ?? `http://localhost:${config.port}`;
   const secrets = new SecretBox(config.masterKey ?? localMasterKey(config.dataDir));
   const gateways = new GatewayDirectory(secrets, config.gatewayTimeouts);
-  const services: Services = { config, log, db, rateLimiter, secrets, gateways, outbox: { notify: () => {} }, publicUrl: () => publicUrl, simulators: null, now: options.now ?? (() => new Date()) };
+  const webhooks = createWebhookRuntime(config, options.resolveHost);
+  const services: Services = { config, log, db, rateLimiter, secrets, gateways, outbox: { notify: () => {} }, webhooks, publicUrl: () => publicUrl, simulators: null, now: options.now ?? (() => new Date()) };
+  // The dispatcher replaces the no-op outbox; without it (WEBHOOK_DISPATCHER=false) another instance delivers.
+  const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(services) : null;
+  if (dispatcher) services.outbox = dispatcher;
   const adminToken = config.adminToken ?? localAdminToken(config.dataDir);
 
   let server: Server;
@@ -44,6 +51,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
     server = app.listen(config.port, config.host);
     await once(server, 'listening');
   } catch (error) {
+    await webhooks.close();
     await rateLimiter.close();
     await db.close();
     throw error;
@@ -51,6 +59,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   if (!config.publicBaseUrl) publicUrl = `http://${host}:${port}`;
+  dispatcher?.start();
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -60,6 +69,8 @@ export async function startService(config: Config, log: Logger, options: { now?:
       const deadline = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
       await drained;
       clearTimeout(deadline);
+      await dispatcher?.stop();
+      await webhooks.close();
       await gateways.close();
       await Promise.all(Object.values(services.simulators ?? {}).map((simulator) => simulator.close()));
       await rateLimiter.close();

@@ -4,6 +4,9 @@
  * database that is dropped afterwards, so runs never see each other's data.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import type { Config } from '../../server/config';
 
@@ -34,4 +37,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     config: { kind: 'postgresql', url: url.toString() },
     drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
   };
+}
+
+/**
+ * A database two consecutive (or parallel) service instances can share: on
+ * PGlite a folder on disk, on PostgreSQL a fresh database. `drop` removes it.
+ */
+export async function createSharedDatabase(): Promise<TestDatabase> {
+  if (onPostgres) return createTestDatabase();
+  const folder = mkdtempSync(join(tmpdir(), 'payments-shared-db-'));
+  return { config: { kind: 'pglite', dataDir: join(folder, 'pg') }, drop: async () => rmSync(folder, { recursive: true, force: true }) };
 }

@@ -9,6 +9,7 @@ import { adminRouter } from '../../server/admin/router';
 import { createLogger } from '../../server/runtime/logger';
 import { startService, type RunningService } from '../../server/runtime/service';
 import { randomToken } from '../../server/domain/ids';
+import type { HostResolver } from '../../server/webhooks/resolver';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface TestService extends RunningService {
@@ -26,6 +27,8 @@ export interface TestServiceOptions {
   /** Reuse another service's database (two nodes behind one load balancer). */
   database?: TestDatabase;
   now?: () => Date;
+  /** The webhook SSRF guard's DNS, replaced so tests control what names resolve to. */
+  resolveHost?: HostResolver;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -51,7 +54,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       done();
     },
   });
-  const service = await startService(config, createLogger(config.logLevel, sink), { now: options.now });
+  const service = await startService(config, createLogger(config.logLevel, sink), { now: options.now, resolveHost: options.resolveHost });
   return {
     ...service,
     config,

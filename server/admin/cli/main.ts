@@ -11,6 +11,7 @@ import { ADMIN_TOKEN_FILE, readLocalSecret } from '../../runtime/local-secrets';
 import { adminClient, type AdminClient } from './client';
 import { registerGatewayCommands, registerSimulatorCommands } from './gateway-commands';
 import { printResult } from './output';
+import { registerWebhookCommands } from './webhook-commands';
 
 const program = new Command('payments-admin')
   .description('Operate a payments service: organizations, projects, environments, API keys, billing.')
@@ -117,6 +118,7 @@ key
 
 registerGatewayCommands(program, { client, run, oneOf });
 registerSimulatorCommands(program, { client, run, oneOf });
+registerWebhookCommands(program, { client, run, oneOf });
 
 /** Input refusals arrive as a JSON list of Zod issues; show them as `field: problem` lines. */
 function readableMessage(message: string): string {

@@ -9,6 +9,9 @@ import { EnvironmentSchema } from './environment';
 import { MonthlyUsageSchema } from './monthly-usage';
 import { OrganizationSchema } from './organization';
 import { ProjectSchema } from './project';
+import { WebhookAttemptSchema } from './webhook-attempt';
+import { WebhookDeliverySchema } from './webhook-delivery';
+import { WebhookEndpointSchema } from './webhook-endpoint';
 
 export { ApiKey } from './api-key';
 export { Environment } from './environment';
@@ -21,6 +24,9 @@ export { Subscription } from './subscription';
 export { MonthlyUsage } from './monthly-usage';
 export { Organization } from './organization';
 export { Project } from './project';
+export { WebhookAttempt } from './webhook-attempt';
+export { WebhookDelivery } from './webhook-delivery';
+export { WebhookEndpoint } from './webhook-endpoint';
 
 export const ENTITIES = [
   OrganizationSchema,
@@ -34,4 +40,7 @@ export const ENTITIES = [
   OutboxEventSchema,
   InboundWebhookSchema,
   SubscriptionSchema,
+  WebhookEndpointSchema,
+  WebhookDeliverySchema,
+  WebhookAttemptSchema,
 ];

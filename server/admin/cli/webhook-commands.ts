@@ -1,0 +1,84 @@
+/** `webhook endpoint …` and `webhook delivery …`: outbound webhook endpoints and their deliveries. */
+import { InvalidArgumentError, type Command } from 'commander';
+import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '../../webhooks/delivery-statuses';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../webhooks/event-types';
+import type { CliTools } from './tools';
+
+/** `payment.paid,payment.failed` → the list, each checked against the known event types. */
+function eventTypes(value: string): WebhookEventType[] {
+  const types = value.split(',').map((t) => t.trim()).filter(Boolean);
+  const unknown = types.filter((t) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(t));
+  if (unknown.length) throw new InvalidArgumentError(`unknown event type ${unknown.join(', ')} (known: ${WEBHOOK_EVENT_TYPES.join(', ')})`);
+  return types as WebhookEventType[];
+}
+
+function positive(value: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('expected a positive integer');
+  return Number(value);
+}
+
+export function registerWebhookCommands(program: Command, { client, run, oneOf }: CliTools): void {
+  const webhook = program.command('webhook').description('outbound webhooks: endpoints and deliveries');
+
+  const endpoint = webhook.command('endpoint').description('webhook endpoints of an environment');
+  endpoint
+    .command('create <url>')
+    .description('register an endpoint at <url> (public https://); its signing secret is printed this once')
+    .requiredOption('--env <environmentId>')
+    .option('--events <types>', 'comma-separated event types (default: all)', eventTypes)
+    .option('--description <text>')
+    .option('--disabled', 'register it disabled')
+    .action(run(async (url: string, o: { env: string; events?: WebhookEventType[]; description?: string; disabled?: boolean }) =>
+      client().webhooks.createEndpoint.mutate({ environmentId: o.env, url, enabledEvents: o.events, description: o.description, enabled: !o.disabled }),
+    ));
+  endpoint
+    .command('list')
+    .option('--env <environmentId>')
+    .option('--project <projectId>')
+    .action(run(async (o: { env?: string; project?: string }) => client().webhooks.listEndpoints.query({ environmentId: o.env, projectId: o.project })));
+  endpoint
+    .command('update <endpointId>')
+    .description('change the URL, the event types, or enable/disable')
+    .option('--endpoint-url <url>', 'new receiver URL (checked like at registration)')
+    .option('--events <types>', 'comma-separated event types', eventTypes)
+    .option('--all-events', 'receive every event type')
+    .option('--description <text>')
+    .option('--enable')
+    .option('--disable')
+    .action(run(async (endpointId: string, o: { endpointUrl?: string; events?: WebhookEventType[]; allEvents?: boolean; description?: string; enable?: boolean; disable?: boolean }) => {
+      if (o.enable && o.disable) throw new InvalidArgumentError('--enable and --disable exclude each other');
+      if (o.events && o.allEvents) throw new InvalidArgumentError('--events and --all-events exclude each other');
+      return client().webhooks.updateEndpoint.mutate({
+        endpointId,
+        url: o.endpointUrl,
+        enabledEvents: o.allEvents ? [] : o.events,
+        enabled: o.enable ? true : o.disable ? false : undefined,
+        description: o.description,
+      });
+    }));
+  endpoint
+    .command('rotate-secret <endpointId>')
+    .description('replace the signing secret at once; the new one is printed this once')
+    .action(run(async (endpointId: string) => client().webhooks.rotateSecret.mutate({ endpointId })));
+
+  const delivery = webhook.command('delivery').description('deliveries of events to endpoints, with their attempts');
+  delivery
+    .command('list')
+    .option('--env <environmentId>')
+    .option('--endpoint <endpointId>')
+    .option('--status <status>', WEBHOOK_DELIVERY_STATUSES.join('|'), oneOf(WEBHOOK_DELIVERY_STATUSES))
+    .option('--event-type <type>')
+    .option('--event <eventId>')
+    .option('--limit <n>', 'at most this many (default 50, max 500)', positive)
+    .action(run(async (o: { env?: string; endpoint?: string; status?: WebhookDeliveryStatus; eventType?: string; event?: string; limit?: number }) =>
+      client().webhooks.listDeliveries.query({ environmentId: o.env, endpointId: o.endpoint, status: o.status, eventType: o.eventType, eventId: o.event, limit: o.limit }),
+    ));
+  delivery
+    .command('show <deliveryId>')
+    .description('the exact payload, timestamp, signature and every attempt')
+    .action(run(async (deliveryId: string) => client().webhooks.getDelivery.query({ deliveryId })));
+  delivery
+    .command('resend <deliveryId>')
+    .description('send the original body, timestamp and signature again, now, as a new attempt')
+    .action(run(async (deliveryId: string) => client().webhooks.resend.mutate({ deliveryId })));
+}

@@ -1,0 +1,50 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { newId } from '../../domain/ids';
+import { WEBHOOK_DELIVERY_STATUSES } from '../../webhooks/delivery-statuses';
+import { Environment } from './environment';
+import { OutboxEvent } from './outbox-event';
+import { WebhookEndpoint } from './webhook-endpoint';
+
+/**
+ * One event to one endpoint (`wd_` id). `PENDING` until its first attempt has
+ * an outcome; then the outcome of its latest attempt (`SENT` or `FAILED`).
+ *
+ * The exact bytes sent (`body`), their timestamp and signature are fixed when
+ * the first attempt starts and never rewritten, so a resend is byte-identical
+ * (spec 6.2, 6.6.6). `leaseOwner`/`leaseUntil` are the claim of the one
+ * service instance allowed to attempt it right now; an expired lease means
+ * the attempt was interrupted and may be made again.
+ */
+export const WebhookDeliverySchema = defineEntity({
+  name: 'WebhookDelivery',
+  tableName: 'webhook_deliveries',
+  uniques: [{ properties: ['endpoint', 'event'] }],
+  indexes: [
+    { properties: ['status', 'endpoint', 'eventSequence'] },
+    { properties: ['environment', 'eventSequence'] },
+  ],
+  properties: {
+    id: p.string().primary().onCreate(() => newId('wd')),
+    endpoint: () => p.manyToOne(WebhookEndpoint),
+    event: () => p.manyToOne(OutboxEvent),
+    environment: () => p.manyToOne(Environment),
+    eventType: p.string().length(64),
+    /** The event's commit order: deliveries to one endpoint go out in this order. */
+    eventSequence: p.bigint('number'),
+    status: p.enum(WEBHOOK_DELIVERY_STATUSES).default('PENDING'),
+    attemptCount: p.integer().default(0),
+    body: p.text().nullable(),
+    /** Unix seconds sent as X-Service-Timestamp and signed with the body. */
+    signedTimestamp: p.bigint('number').nullable(),
+    /** The X-Service-Signature value (`sha256=<hex>`); not a secret, it is sent to the receiver. */
+    signature: p.string().length(80).nullable(),
+    leaseOwner: p.string().length(64).nullable(),
+    leaseUntil: p.datetime().nullable(),
+    lastAttemptAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+export class WebhookDelivery extends WebhookDeliverySchema.class {}
+WebhookDeliverySchema.setClass(WebhookDelivery);

@@ -1,0 +1,36 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { randomToken } from '../../domain/ids';
+import { Environment } from './environment';
+
+/**
+ * A merchant's receiver of outbound events (spec 6.1), in one environment
+ * (and so one project). The signing secret is shown once and kept sealed with
+ * the master key, since every delivery needs it back to sign.
+ */
+export const WebhookEndpointSchema = defineEntity({
+  name: 'WebhookEndpoint',
+  tableName: 'webhook_endpoints',
+  indexes: [{ properties: ['environment', 'enabled'] }],
+  properties: {
+    id: p.string().primary().onCreate(() => `whe_${randomToken(24)}`),
+    environment: () => p.manyToOne(Environment),
+    url: p.string().length(2048),
+    /** Event types this endpoint receives; empty means every type. */
+    enabledEvents: p.json<string[]>(),
+    enabled: p.boolean().default(true),
+    description: p.string().length(255).nullable(),
+    /** The signing secret sealed with the master key (domain/secret-box.ts); never stored in plaintext. */
+    secretSealed: p.text(),
+    secretRotatedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+export class WebhookEndpoint extends WebhookEndpointSchema.class {
+  /** Whether an event of this type is fanned out to this endpoint. */
+  receives(type: string): boolean {
+    return this.enabledEvents.length === 0 || this.enabledEvents.includes(type);
+  }
+}
+WebhookEndpointSchema.setClass(WebhookEndpoint);

@@ -1,0 +1,94 @@
+/**
+ * The outbound webhook dispatcher of one service instance. It runs at start,
+ * when told that events were committed (`notify`, the service's `outbox`),
+ * and on a timer, so events committed by another instance, or before a
+ * crash, are delivered as soon as some instance is running. Each pass fans
+ * out new events, then claims and attempts deliveries; the claims in the
+ * database, not anything in memory, decide which instance attempts what.
+ * Attempts run in the background: nothing here ever waits inside an API request.
+ */
+import { randomToken } from '../domain/ids';
+import type { Services } from '../services';
+import { attemptDelivery } from './attempt';
+import { claimNextDeliveries } from './claims';
+import { fanOutAll } from './fan-out';
+
+/** Deliveries in flight at once per instance (to different endpoints: one endpoint is served in order). */
+const MAX_IN_FLIGHT = 16;
+
+export class WebhookDispatcher {
+  private timer: NodeJS.Timeout | undefined;
+  private scheduled = false;
+  private stopped = false;
+  private running: Promise<void> | undefined;
+  private rerun = false;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly services: Services) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.notify(), this.services.config.webhooks.pollIntervalMs);
+    this.timer.unref();
+    this.notify();
+  }
+
+  /** New events were committed: run a pass soon. Never throws, never waits. */
+  notify(): void {
+    if (this.stopped || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.pass();
+    });
+  }
+
+  /** Stops claiming and waits for the attempts in flight (each ends within the delivery timeout). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private pass(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.rerun = true;
+      return;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.rerun = false;
+          await fanOutAll(() => this.services.db.fork());
+          await this.claimAndStart();
+        } while (this.rerun && !this.stopped);
+      } catch (error) {
+        if (!this.stopped) this.services.log.error({ err: error }, 'webhook dispatcher pass failed; the next pass retries');
+      } finally {
+        this.running = undefined;
+      }
+    })();
+  }
+
+  private async claimAndStart(): Promise<void> {
+    const room = MAX_IN_FLIGHT - this.inFlight.size;
+    if (room <= 0 || this.stopped) return;
+    const { leaseMs } = this.services.config.webhooks;
+    const claims = await claimNextDeliveries(this.services.db.fork(), room, `dsp_${randomToken(24)}`, leaseMs);
+    for (const claim of claims) {
+      const attempt: Promise<void> = attemptDelivery(this.services, claim, 'dispatch')
+        .then(() => undefined)
+        .catch((error: unknown) => {
+          // The lease stays; once it expires the attempt is made again.
+          this.services.log.error({ err: error, deliveryId: claim.id }, 'webhook delivery attempt could not be recorded');
+        })
+        .finally(() => {
+          this.inFlight.delete(attempt);
+          // The endpoint's next delivery may go now.
+          this.notify();
+        });
+      this.inFlight.add(attempt);
+    }
+  }
+}
