@@ -1,0 +1,35 @@
+/** What the example does with each verified event: where a shop would fulfil orders, notify customers, etc. */
+import type { WebhookEvent } from '../../sdk/src/index.js';
+
+export type Log = (line: string) => void;
+
+export async function handleEvent(event: WebhookEvent, log: Log): Promise<void> {
+  switch (event.type) {
+    case 'payment.paid':
+      log(`payment ${event.data.paymentId} (order ${event.data.externalId}) paid: ${event.data.amount} cents via ${event.data.provider}; ship it`);
+      return;
+    case 'payment.failed':
+    case 'payment.expired':
+    case 'payment.canceled':
+      log(`payment ${event.data.paymentId} (order ${event.data.externalId}) ${event.data.status}; release the reserved stock`);
+      return;
+    case 'payment.created':
+    case 'payment.pending':
+      log(`payment ${event.data.paymentId} ${event.data.status}`);
+      return;
+    case 'subscription.renewed':
+      log(`subscription ${event.data.subscriptionId} renewed; next billing ${event.data.nextBillingAt ?? 'unknown'}`);
+      return;
+    case 'subscription.payment_failed':
+    case 'subscription.past_due':
+      log(`subscription ${event.data.subscriptionId} ${event.type === 'subscription.past_due' ? 'is past due' : 'charge failed'}; ask the customer to update the card`);
+      return;
+    case 'subscription.created':
+    case 'subscription.canceled':
+      log(`subscription ${event.data.subscriptionId} ${event.data.status}`);
+      return;
+    default:
+      // New event types may appear in /v1 (spec 9.3): acknowledge and ignore them.
+      log(`ignored event type ${(event as { type: string }).type}`);
+  }
+}

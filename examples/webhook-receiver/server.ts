@@ -1,0 +1,105 @@
+/**
+ * The example webhook receiver: a node:http server that takes the raw body,
+ * verifies it with the SDK, answers 2xx at once, and handles each event id
+ * once, after answering (the service waits at most 8 seconds for the 2xx).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '../../sdk/src/index.js';
+import { handleEvent, type Log } from './handlers.js';
+import { SeenEvents } from './seen-events.js';
+
+export interface WebhookReceiverOptions {
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+  /**
+   * The endpoint's signing secret (`whsec_…`), or a function read at each
+   * delivery (to take a rotated secret from your configuration without a restart).
+   */
+  secret: string | (() => string);
+  /** Path deliveries are posted to. Default `/webhooks`. */
+  path?: string;
+  /** Replaces the example's handling (the default logs what a shop would do). */
+  onEvent?: (event: WebhookEvent) => Promise<void> | void;
+  log?: Log;
+}
+
+export interface RunningWebhookReceiver {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Deliveries are small; anything much larger is not from the service. */
+const MAX_BODY_BYTES = 256 * 1024;
+
+export async function startWebhookReceiver(options: WebhookReceiverOptions): Promise<RunningWebhookReceiver> {
+  if (!options.secret) throw new Error('The webhook signing secret is required.');
+  const secretNow = typeof options.secret === 'function' ? options.secret : () => options.secret as string;
+  const path = options.path ?? '/webhooks';
+  const log = options.log ?? ((line: string) => console.log(line));
+  const onEvent = options.onEvent ?? ((event: WebhookEvent) => handleEvent(event, log));
+  const seen = new SeenEvents();
+
+  const server = createServer((req, res) => {
+    if (new URL(req.url ?? '/', 'http://receiver.local').pathname !== path) return reply(res, 404, { error: 'not_found' });
+    if (req.method !== 'POST') return reply(res, 405, { error: 'method_not_allowed' });
+    readRawBody(req)
+      .then((rawBody) => {
+        if (!rawBody) return reply(res, 413, { error: 'body_too_large' });
+        let event: WebhookEvent;
+        try {
+          event = verifyWebhook({ rawBody, headers: req.headers, secret: secretNow() });
+        } catch (error) {
+          if (!(error instanceof WebhookVerificationError)) throw error;
+          // 4xx: the service records the delivery as FAILED and does not retry it.
+          log(`rejected delivery ${String(req.headers['x-service-delivery-id'] ?? '?')}: ${error.reason}`);
+          return reply(res, 400, { error: 'invalid_signature', reason: error.reason });
+        }
+        if (!seen.claim(event.id)) return reply(res, 200, { received: true, duplicate: true });
+        reply(res, 200, { received: true });
+        // After the answer: slow work must not make the delivery time out.
+        setImmediate(() => {
+          Promise.resolve()
+            .then(() => onEvent(event))
+            .catch((error: unknown) => {
+              seen.release(event.id);
+              log(`handling ${event.type} ${event.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+            });
+        });
+      })
+      .catch((error: unknown) => {
+        log(`unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+        if (!res.headersSent) reply(res, 500, { error: 'internal_error' });
+      });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host ?? '127.0.0.1';
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`,
+    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}
+
+/** The body exactly as sent (the signature covers these bytes), or undefined when it is too large. */
+function readRawBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size <= MAX_BODY_BYTES ? Buffer.concat(chunks) : undefined));
+    req.on('error', reject);
+  });
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}

@@ -1,0 +1,174 @@
+/**
+ * `PaymentsClient`: the typed client of /v1. Inputs and outputs are the
+ * generated contract types (`Operations`), so a contract change that breaks
+ * a caller breaks its compilation, not its production traffic.
+ */
+import { inspect } from 'node:util';
+import type { Operations } from './generated/contract.js';
+import { send, type HttpRequest, type RequestOptions, type TransportSettings } from './transport.js';
+import type { EnvironmentKind } from './types.js';
+
+export const SDK_VERSION = '0.1.0';
+
+export interface PaymentsClientOptions {
+  /** `sk_test_…` (sandbox) or `sk_live_…` (production). A backend secret: never ship it to a browser. */
+  apiKey: string;
+  /** Address of the service, for example `https://payments.example.com` (without `/v1`). */
+  baseUrl: string;
+  /** Per attempt, in milliseconds. Default 30000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt for 429, 500, 502, 503, 504, timeouts and network failures. Default 2. */
+  maxRetries?: number;
+  /** Backoff of the first retry before jitter, doubled for each further one. Default 500. */
+  retryBaseDelayMs?: number;
+  /** Cap of one backoff wait. Default 8000. */
+  retryMaxDelayMs?: number;
+  /** A `Retry-After` longer than this is not waited for: the 429 is thrown with `retryAfter`. Default 60. */
+  maxRetryAfterSeconds?: number;
+  /** A `fetch` implementation (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+type Op<Id extends keyof Operations> = Operations[Id];
+
+const API_KEY = /^sk_(test|live)_[A-Za-z0-9]+$/;
+
+export class PaymentsClient {
+  readonly baseUrl: string;
+  /** Which environment the key belongs to, from its prefix. */
+  readonly environment: EnvironmentKind;
+  readonly payments: PaymentsResource;
+  readonly subscriptions: SubscriptionsResource;
+  // A private field: not enumerable, not serialized, not shown by console.log.
+  readonly #apiKey: string;
+  readonly #settings: TransportSettings;
+
+  constructor(options: PaymentsClientOptions) {
+    if (typeof options?.apiKey !== 'string' || !API_KEY.test(options.apiKey)) {
+      // The message never repeats the value: it may be a real secret pasted in the wrong place.
+      throw new TypeError('PaymentsClient: apiKey must be an API key starting with sk_test_ (sandbox) or sk_live_ (production).');
+    }
+    let baseUrl: URL;
+    try {
+      baseUrl = new URL(options.baseUrl);
+    } catch {
+      throw new TypeError('PaymentsClient: baseUrl must be an absolute http(s) URL, for example https://payments.example.com.');
+    }
+    if (baseUrl.protocol !== 'https:' && baseUrl.protocol !== 'http:') throw new TypeError('PaymentsClient: baseUrl must use http or https.');
+    if (!baseUrl.pathname.endsWith('/')) baseUrl.pathname += '/';
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const maxRetries = options.maxRetries ?? 2;
+    if (!(timeoutMs > 0)) throw new TypeError('PaymentsClient: timeoutMs must be a positive number.');
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError('PaymentsClient: maxRetries must be an integer >= 0.');
+
+    this.#apiKey = options.apiKey;
+    this.baseUrl = baseUrl.href.replace(/\/$/, '');
+    this.environment = options.apiKey.startsWith('sk_live_') ? 'production' : 'sandbox';
+    this.#settings = {
+      baseUrl,
+      authorization: () => `Bearer ${this.#apiKey}`,
+      timeoutMs,
+      maxRetries,
+      retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
+      retryMaxDelayMs: options.retryMaxDelayMs ?? 8_000,
+      maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? 60,
+      userAgent: `service-payments-sdk/${SDK_VERSION} node/${process.versions.node}`,
+      fetch: options.fetch ?? globalThis.fetch,
+    };
+    const call = <T>(request: HttpRequest, requestOptions?: RequestOptions) => send<T>(this.#settings, request, requestOptions);
+    this.payments = new PaymentsResource(call);
+    this.subscriptions = new SubscriptionsResource(call);
+  }
+
+  /** Checks the key: which organization, project and environment it belongs to. */
+  authTest(options?: RequestOptions): Promise<Op<'authTest'>['response']> {
+    return send(this.#settings, { method: 'GET', path: '/v1/auth/test' }, options);
+  }
+
+  /** Liveness of the service; needs no key. */
+  health(options?: RequestOptions): Promise<Op<'health'>['response']> {
+    return send(this.#settings, { method: 'GET', path: '/v1/health', authenticated: false }, options);
+  }
+
+  /** What `JSON.stringify` shows: never the key. */
+  toJSON(): { baseUrl: string; environment: EnvironmentKind; apiKey: string } {
+    return { baseUrl: this.baseUrl, environment: this.environment, apiKey: '[redacted]' };
+  }
+
+  /** What `console.log` and `util.inspect` show: never the key. */
+  [inspect.custom](): string {
+    return `PaymentsClient ${inspect(this.toJSON())}`;
+  }
+}
+
+type Call = <T>(request: HttpRequest, options?: RequestOptions) => Promise<T>;
+
+/** An id as one path segment; async callers turn the TypeError into a rejection. */
+const segment = (id: string): string => {
+  if (typeof id !== 'string' || id === '') throw new TypeError('An id is required.');
+  return encodeURIComponent(id);
+};
+
+export class PaymentsResource {
+  readonly #call: Call;
+  constructor(call: Call) {
+    this.#call = call;
+  }
+
+  /**
+   * Creates a Pix or card payment. Idempotent by `externalId`: repeating it
+   * (also after a timeout or a retried failure) returns the same payment.
+   */
+  create(body: Op<'payments-create'>['request'], options?: RequestOptions): Promise<Op<'payments-create'>['response']> {
+    return this.#call({ method: 'POST', path: '/v1/payments', body }, options);
+  }
+
+  /** The stored payment (no gateway call). */
+  async get(id: string, options?: RequestOptions): Promise<Op<'payments-get'>['response']> {
+    return this.#call({ method: 'GET', path: `/v1/payments/${segment(id)}` }, options);
+  }
+
+  /** The stored payment created with this `externalId` (no gateway call). */
+  getByExternalId(externalId: string, options?: RequestOptions): Promise<Op<'payments-findByExternalId'>['response']> {
+    return this.#call({ method: 'GET', path: '/v1/payments', query: { externalId } }, options);
+  }
+
+  /** Cancels an unpaid card payment (Pix payments expire by themselves). */
+  async cancel(id: string, options?: RequestOptions): Promise<Op<'payments-cancel'>['response']> {
+    return this.#call({ method: 'POST', path: `/v1/payments/${segment(id)}/cancel` }, options);
+  }
+
+  /** Asks the gateway for the current state now and stores it. */
+  async sync(id: string, options?: RequestOptions): Promise<Op<'payments-sync'>['response']> {
+    return this.#call({ method: 'POST', path: `/v1/payments/${segment(id)}/sync` }, options);
+  }
+}
+
+export class SubscriptionsResource {
+  readonly #call: Call;
+  constructor(call: Call) {
+    this.#call = call;
+  }
+
+  /** Creates a card subscription. Idempotent by `externalId`. */
+  create(body: Op<'subscriptions-create'>['request'], options?: RequestOptions): Promise<Op<'subscriptions-create'>['response']> {
+    return this.#call({ method: 'POST', path: '/v1/subscriptions', body }, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Op<'subscriptions-get'>['response']> {
+    return this.#call({ method: 'GET', path: `/v1/subscriptions/${segment(id)}` }, options);
+  }
+
+  getByExternalId(externalId: string, options?: RequestOptions): Promise<Op<'subscriptions-findByExternalId'>['response']> {
+    return this.#call({ method: 'GET', path: '/v1/subscriptions', query: { externalId } }, options);
+  }
+
+  /** Cancels now, or with `atPeriodEnd: true` at the end of the current cycle (not on gateway_a or gateway_c). */
+  async cancel(
+    id: string,
+    body: Op<'subscriptions-cancel'>['request'] = {},
+    options?: RequestOptions,
+  ): Promise<Op<'subscriptions-cancel'>['response']> {
+    return this.#call({ method: 'POST', path: `/v1/subscriptions/${segment(id)}/cancel`, body }, options);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Outbound webhook events (spec 6.3–6.5). They are not part of the OpenAPI
+ * document, which covers only the synchronous endpoints, so they are written
+ * here from the spec; their value types come from the generated contract.
+ */
+import type { Currency, GatewayName, PaymentMethod, PaymentStatus, SubscriptionInterval, SubscriptionStatus } from './types.js';
+
+export const PAYMENT_EVENT_TYPES = ['payment.created', 'payment.pending', 'payment.paid', 'payment.failed', 'payment.canceled', 'payment.expired'] as const;
+
+export const SUBSCRIPTION_EVENT_TYPES = [
+  'subscription.created',
+  'subscription.renewed',
+  'subscription.payment_failed',
+  'subscription.past_due',
+  'subscription.canceled',
+] as const;
+
+export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
+export type SubscriptionEventType = (typeof SUBSCRIPTION_EVENT_TYPES)[number];
+export type WebhookEventType = PaymentEventType | SubscriptionEventType;
+
+/** `data` of a payment event (spec 6.4): the payment as of the transition. */
+export interface PaymentEventData {
+  paymentId: string;
+  externalId: string | null;
+  status: PaymentStatus;
+  method: PaymentMethod;
+  /** The gateway that holds the payment. */
+  provider: GatewayName;
+  /** Integer cents. */
+  amount: number;
+  currency: Currency;
+  gatewayRef: string | null;
+}
+
+/** `data` of a subscription event (spec 6.5): the subscription as of the transition. */
+export interface SubscriptionEventData {
+  subscriptionId: string;
+  externalId: string | null;
+  status: SubscriptionStatus;
+  method: PaymentMethod;
+  provider: GatewayName;
+  /** Recurring amount in integer cents. */
+  amount: number;
+  currency: Currency;
+  interval: SubscriptionInterval;
+  gatewayRef: string | null;
+  /** ISO 8601 timestamps or null. */
+  nextBillingAt: string | null;
+  trialEndsAt: string | null;
+  cancelAtPeriodEnd: boolean;
+  canceledAt: string | null;
+}
+
+/** The envelope of every delivery (spec 6.3). */
+export interface WebhookEnvelope<Type extends string, Data> {
+  /** `evt_…`; the same event may be delivered more than once: deduplicate on it. */
+  id: string;
+  type: Type;
+  /** ISO 8601 timestamp of the transition. */
+  createdAt: string;
+  data: Data;
+}
+
+export type PaymentEvent = { [T in PaymentEventType]: WebhookEnvelope<T, PaymentEventData> }[PaymentEventType];
+export type SubscriptionEvent = { [T in SubscriptionEventType]: WebhookEnvelope<T, SubscriptionEventData> }[SubscriptionEventType];
+
+/**
+ * A verified delivery, discriminated by `type`. New event types may be added
+ * to /v1 without notice (spec 9.3): handle the types you know and ignore the rest.
+ */
+export type WebhookEvent = PaymentEvent | SubscriptionEvent;
+
+export const isPaymentEvent = (event: { type: string }): event is PaymentEvent => (PAYMENT_EVENT_TYPES as readonly string[]).includes(event.type);
+
+export const isSubscriptionEvent = (event: { type: string }): event is SubscriptionEvent =>
+  (SUBSCRIPTION_EVENT_TYPES as readonly string[]).includes(event.type);

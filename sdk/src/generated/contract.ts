@@ -1,0 +1,340 @@
+/**
+ * Types of the public /v1 contract, generated from its OpenAPI document by
+ * sdk/scripts/generate.ts (`npm run sdk:generate`). Do not edit by hand:
+ * test/sdk/contract-generated.test.ts fails when this file and the contract differ.
+ */
+
+export const CONTRACT_VERSION = "1.0.0";
+
+export type AuthTest = {
+  ok: true;
+  organization: {
+    id: string;
+  };
+  project: {
+    id: string;
+  };
+  environment: {
+    id: string;
+    kind: "sandbox" | "production";
+  };
+  apiKey: {
+    id: string;
+  };
+};
+
+export type Customer = {
+  name: string | null;
+  email: string | null;
+  /** Last 4 digits of the tax document; the full document is never returned or stored. */
+  documentLast4: string | null;
+} | null;
+
+export type CustomerInput = {
+  /**
+   * minLength: 1
+   * maxLength: 255
+   */
+  name: string;
+  /**
+   * maxLength: 255
+   * format: email
+   */
+  email: string;
+  /**
+   * CPF or CNPJ, digits or formatted; punctuation is removed before it is sent to the gateway. Never stored in plaintext.
+   * minLength: 8
+   * maxLength: 32
+   */
+  document: string;
+  /** Required for card payments routed to gateway_c and for subscriptions routed to gateway_c. */
+  phone?: string | null;
+};
+
+/** Every error answer. `error` is the stable code to branch on; `message` is free text that may change. Only the extra fields named for the code appear. */
+export type ErrorResponse = {
+  error: "invalid_json" | "invalid_input" | "invalid_id" | "missing_query" | "cannot_cancel_pix" | "unauthorized" | "billing_inactive" | "billing_past_due" | "billing_incomplete" | "billing_canceled" | "billing_expired" | "billing_monthly_tx_limit_reached" | "not_found" | "cannot_cancel_paid" | "already_canceled" | "cannot_cancel_status" | "missing_gateway_ref" | "no_routing_rule" | "provider_not_configured" | "provider_disabled" | "method_not_supported" | "action_not_implemented" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
+  message?: string;
+  /** invalid_input only. */
+  issues?: ValidationIssue[];
+  /** Gateway-related codes. */
+  provider?: "gateway_a" | "gateway_b" | "gateway_c";
+  /** method_not_supported only. */
+  method?: "pix" | "card";
+  /** not_implemented and action_not_implemented. */
+  action?: string;
+  /** Cancel conflicts: the current status. */
+  status?: string;
+  /** billing_monthly_tx_limit_reached: the monthly quota. */
+  limit?: number;
+  /** billing_monthly_tx_limit_reached: transactions used this month. */
+  used?: number;
+};
+
+export type Health = {
+  ok: true;
+  service: "service-payments";
+};
+
+/** Any JSON value. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | {
+  [key: string]: JsonValue;
+};
+
+export type Payment = {
+  id: string;
+  status: "created" | "pending" | "processing" | "paid" | "failed" | "canceled" | "expired";
+  method: "pix" | "card";
+  gateway: "gateway_a" | "gateway_b" | "gateway_c";
+  amount: number;
+  currency: "BRL";
+  externalId: string | null;
+  gatewayRef: string | null;
+  customer: Customer;
+  checkoutUrl: string | null;
+  pix: {
+    qrCode: string | null;
+    qrCodeText: string | null;
+  } | null;
+  card: {
+    brand: string;
+    last4: string;
+  } | null;
+};
+
+export type Subscription = {
+  id: string;
+  status: "trialing" | "active" | "past_due" | "canceled";
+  method: "pix" | "card";
+  gateway: "gateway_a" | "gateway_b" | "gateway_c";
+  amount: number;
+  currency: "BRL";
+  interval: "monthly" | "yearly";
+  trialDays: number;
+  trialEndsAt: string | null;
+  nextBillingAt: string | null;
+  cancelAtPeriodEnd: boolean;
+  canceledAt: string | null;
+  externalId: string | null;
+  gatewayRef: string | null;
+  checkoutUrl: string | null;
+  customer: Customer;
+  /** ISO 8601 timestamp */
+  createdAt: string;
+};
+
+export type ValidationIssue = {
+  path: (string | number)[];
+  message: string;
+};
+
+/** Request body of `POST /v1/payments`. */
+export type CreatePaymentRequest = {
+  /**
+   * Integer amount in cents (minor units of BRL).
+   * exclusiveMinimum: 0
+   */
+  amount: number;
+  /**
+   * Only BRL.
+   * default: "BRL"
+   */
+  currency?: "BRL";
+  /** `pix` or `card`; upper case accepted, answered lower case. */
+  method: "pix" | "card" | "PIX" | "CARD";
+  customer: CustomerInput;
+  /**
+   * Your idempotency identifier, unique per environment.
+   * minLength: 1
+   * maxLength: 255
+   */
+  externalId: string;
+  /** Free JSON object for your own references: at most 4096 bytes serialized and 4 levels deep. Do not put personal data or secrets here. */
+  metadata?: {
+    [key: string]: JsonValue;
+  };
+  /** Card options; rejected when method is pix. */
+  card?: {
+    /**
+     * 1 to 24; gateway_a allows 1 to 12.
+     * minimum: 1
+     * maximum: 24
+     * default: 1
+     */
+    installments?: number;
+  };
+};
+
+/** Request body of `POST /v1/subscriptions/{id}/cancel`. */
+export type CancelSubscriptionRequest = {
+  /** Default false. */
+  atPeriodEnd?: boolean;
+};
+
+/** Request body of `POST /v1/subscriptions`. */
+export type CreateSubscriptionRequest = {
+  /**
+   * Integer amount in cents (minor units of BRL).
+   * exclusiveMinimum: 0
+   */
+  amount: number;
+  /**
+   * Only BRL.
+   * default: "BRL"
+   */
+  currency?: "BRL";
+  /** `monthly` or `yearly`; upper case accepted. */
+  interval: "monthly" | "yearly" | "MONTHLY" | "YEARLY";
+  /** 0 to 365, default 0. On gateway_c the real trial comes from the plan; this keeps the local status consistent. */
+  trialDays?: number | null;
+  customer: CustomerInput;
+  /**
+   * Your idempotency identifier, unique per environment.
+   * minLength: 1
+   * maxLength: 255
+   */
+  externalId: string;
+  /** Free JSON object for your own references: at most 4096 bytes serialized and 4 levels deep. Do not put personal data or secrets here. */
+  metadata?: {
+    [key: string]: JsonValue;
+  };
+  /** Accepted and ignored. */
+  card?: {
+    /**
+     * minimum: 1
+     * maximum: 24
+     */
+    installments?: number;
+  };
+  /** `gateway.gateway_c.planId` is required when SUBSCRIPTION routing resolves to gateway_c, ignored otherwise. */
+  gateway?: {
+    gateway_c?: {
+      /** minLength: 1 */
+      planId: string;
+    };
+  };
+};
+
+/** Every operation of /v1 by operationId: how it is called, what it answers, which error codes it may return. */
+export interface Operations {
+  "authTest": {
+    method: "GET";
+    path: "/v1/auth/test";
+    successStatus: 200;
+    request: never;
+    response: AuthTest;
+    errors: "unauthorized" | "rate_limit_exceeded";
+  };
+  "health": {
+    method: "GET";
+    path: "/v1/health";
+    successStatus: 200;
+    request: never;
+    response: Health;
+    errors: never;
+  };
+  "payments-cancel": {
+    method: "POST";
+    path: "/v1/payments/{id}/cancel";
+    successStatus: 200;
+    request: never;
+    response: Payment;
+    errors: "invalid_id" | "cannot_cancel_pix" | "unauthorized" | "not_found" | "cannot_cancel_paid" | "already_canceled" | "cannot_cancel_status" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
+  };
+  "payments-create": {
+    method: "POST";
+    path: "/v1/payments";
+    successStatus: 201;
+    request: CreatePaymentRequest;
+    response: Payment;
+    errors: "invalid_json" | "invalid_input" | "unauthorized" | "billing_inactive" | "billing_past_due" | "billing_incomplete" | "billing_canceled" | "billing_expired" | "billing_monthly_tx_limit_reached" | "no_routing_rule" | "provider_not_configured" | "provider_disabled" | "method_not_supported" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
+  };
+  "payments-findByExternalId": {
+    method: "GET";
+    path: "/v1/payments";
+    successStatus: 200;
+    request: never;
+    response: Payment;
+    errors: "missing_query" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
+  };
+  "payments-get": {
+    method: "GET";
+    path: "/v1/payments/{id}";
+    successStatus: 200;
+    request: never;
+    response: Payment;
+    errors: "invalid_id" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
+  };
+  "payments-sync": {
+    method: "POST";
+    path: "/v1/payments/{id}/sync";
+    successStatus: 200;
+    request: never;
+    response: Payment;
+    errors: "invalid_id" | "unauthorized" | "not_found" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
+  };
+  "subscriptions-cancel": {
+    method: "POST";
+    path: "/v1/subscriptions/{id}/cancel";
+    successStatus: 200;
+    request: CancelSubscriptionRequest;
+    response: Subscription;
+    errors: "invalid_json" | "invalid_input" | "unauthorized" | "not_found" | "already_canceled" | "missing_gateway_ref" | "action_not_implemented" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
+  };
+  "subscriptions-create": {
+    method: "POST";
+    path: "/v1/subscriptions";
+    successStatus: 201;
+    request: CreateSubscriptionRequest;
+    response: Subscription;
+    errors: "invalid_json" | "invalid_input" | "unauthorized" | "billing_inactive" | "billing_past_due" | "billing_incomplete" | "billing_canceled" | "billing_expired" | "no_routing_rule" | "provider_not_configured" | "provider_disabled" | "method_not_supported" | "action_not_implemented" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
+  };
+  "subscriptions-findByExternalId": {
+    method: "GET";
+    path: "/v1/subscriptions";
+    successStatus: 200;
+    request: never;
+    response: Subscription;
+    errors: "missing_query" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
+  };
+  "subscriptions-get": {
+    method: "GET";
+    path: "/v1/subscriptions/{id}";
+    successStatus: 200;
+    request: never;
+    response: Subscription;
+    errors: "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
+  };
+}
+
+/** Every stable error code of the contract (`ErrorResponse.error`), in catalogue order. */
+export const ERROR_CODES = [
+  "invalid_json",
+  "invalid_input",
+  "invalid_id",
+  "missing_query",
+  "cannot_cancel_pix",
+  "unauthorized",
+  "billing_inactive",
+  "billing_past_due",
+  "billing_incomplete",
+  "billing_canceled",
+  "billing_expired",
+  "billing_monthly_tx_limit_reached",
+  "not_found",
+  "cannot_cancel_paid",
+  "already_canceled",
+  "cannot_cancel_status",
+  "missing_gateway_ref",
+  "no_routing_rule",
+  "provider_not_configured",
+  "provider_disabled",
+  "method_not_supported",
+  "action_not_implemented",
+  "rate_limit_exceeded",
+  "internal_error",
+  "not_implemented",
+  "gateway_error",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
