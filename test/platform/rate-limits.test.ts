@@ -71,6 +71,28 @@ describe('POST /v1/payments: 30 per minute per key', () => {
   });
 });
 
+describe('POST /v1/payments/{id}/sync and /cancel: 10 per minute each, separate quotas', () => {
+  it('the 11th sync is refused while cancel and create keep their own quotas', async () => {
+    const tenant = await createTenant(service);
+    const id = 'pay_000000000000000000000000';
+    for (let i = 1; i <= 10; i++) {
+      const reply = await call(service.url, 'POST', `/v1/payments/${id}/sync`, { key: tenant.apiKey });
+      expect(reply.status).toBe(404); // counted although the payment does not exist
+      expectRateHeaders(reply.headers, 10);
+      expect(reply.headers.get('x-ratelimit-remaining')).toBe(String(10 - i));
+    }
+    const refused = await call(service.url, 'POST', `/v1/payments/${id}/sync`, { key: tenant.apiKey });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+
+    const cancel = await call(service.url, 'POST', `/v1/payments/${id}/cancel`, { key: tenant.apiKey });
+    expect(cancel.status).toBe(404);
+    expect(cancel.headers.get('x-ratelimit-remaining')).toBe('9');
+    const create = await createPayment(service.url, tenant.apiKey);
+    expect(create.headers.get('x-ratelimit-remaining')).toBe('29');
+  });
+});
+
 describe('per-key limits', () => {
   it('an operator can raise or lower one key, and restore the default', async () => {
     const tenant = await createTenant(service);
