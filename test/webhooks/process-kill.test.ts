@@ -3,20 +3,19 @@
  * killed with SIGKILL while a delivery is in flight and another committed
  * event is not yet delivered, then started again on the same data.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../server/webhooks/signature';
 import { cli } from '../support/cli';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/database';
 import { call, validPayment } from '../support/http';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { sleep } from './support/events';
 import { startReceiver, type Receiver } from './support/receiver';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'payments-webhooks-kill-'));
 let database: TestDatabase | undefined;
 let receiver: Receiver;
@@ -33,12 +32,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function start(): Promise<{ child: ChildProcessWithoutNullStreams; url: string; apiKey: string }> {
+async function start(): Promise<ServiceProcess> {
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    PORT: '0',
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
     SEED_DEMO: 'true',
     WEBHOOK_ALLOW_LOCAL_URLS: 'true',
     WEBHOOK_TIMEOUT_MS: '2000',
@@ -46,24 +42,9 @@ function start(): Promise<{ child: ChildProcessWithoutNullStreams; url: string; 
     WEBHOOK_POLL_INTERVAL_MS: '200',
   };
   if (database?.config.kind === 'postgresql') env.DATABASE_URL = database.config.url;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 45_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      const apiKey = /demo sandbox API key: (sk_test_\w+)/.exec(output)?.[1];
-      if (url && apiKey) {
-        clearTimeout(timer);
-        resolve({ child, url, apiKey });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`service exited with ${code}:\n${output}`)));
-  });
+  const started = await startServiceProcess(env);
+  children.push(started.child);
+  return started;
 }
 
 describe('a service process killed mid-delivery', () => {

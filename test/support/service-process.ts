@@ -1,0 +1,52 @@
+/**
+ * The service as a newcomer or an operator runs it: its own process
+ * (`server/main.ts` through tsx) with a data folder, started the way
+ * `npm start` does, resolved once it prints its address and demo key.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ServiceProcess {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  apiKey: string;
+  output(): string;
+  /** SIGTERM, resolving with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export function spawnService(env: Record<string, string>): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } });
+}
+
+export function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawnService({ PORT: '0', LOG_LEVEL: 'warn', ...env });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 45_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      const apiKey = /demo sandbox API key: (sk_test_\w+)/.exec(output)?.[1];
+      if (url && apiKey) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          url,
+          apiKey,
+          output: () => output,
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', (code) => done(code));
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`service exited with ${code}:\n${output}`)));
+  });
+}
