@@ -6,6 +6,7 @@ import type {
   GatewayAdapter,
   GatewayAdapterConfig,
   GatewayCapabilities,
+  GatewayCustomer,
   GatewayEvent,
   InboundWebhook,
   PaymentSnapshot,
@@ -46,6 +47,14 @@ export const gatewayACapabilities: GatewayCapabilities = {
   phoneRequiredForSubscription: false,
   planIdRequired: false,
 };
+
+/** gateway_a's customer object: the document as `tax_id`, the phone as digits. */
+const wireCustomer = (customer: GatewayCustomer) => ({
+  name: customer.name,
+  email: customer.email,
+  tax_id: customer.document,
+  phone: phoneDigits(customer.phone) ?? undefined,
+});
 
 const FIELD_PATHS: Record<string, FieldMapping> = {
   amount: { path: ['amount'], message: 'The gateway refused the amount.' },
@@ -121,12 +130,7 @@ export class GatewayAAdapter implements GatewayAdapter {
         method: input.method,
         installments: input.method === 'card' ? (input.installments ?? 1) : 1,
         description: input.description,
-        customer: {
-          name: input.customer.name,
-          email: input.customer.email,
-          tax_id: input.customer.document,
-          phone: phoneDigits(input.customer.phone) ?? undefined,
-        },
+        customer: wireCustomer(input.customer),
       },
     });
     return toPaymentSnapshot(expectAnswer(PROVIDER, response, paymentSchema, 'create payment', refusal));
@@ -152,12 +156,7 @@ export class GatewayAAdapter implements GatewayAdapter {
         currency: 'brl',
         interval: input.interval === 'monthly' ? 'month' : 'year',
         trial_days: input.trialDays,
-        customer: {
-          name: input.customer.name,
-          email: input.customer.email,
-          tax_id: input.customer.document,
-          phone: phoneDigits(input.customer.phone) ?? undefined,
-        },
+        customer: wireCustomer(input.customer),
       },
     });
     return toSubscriptionSnapshot(expectAnswer(PROVIDER, response, subscriptionSchema, 'create subscription', refusal));
