@@ -177,6 +177,20 @@ describe('idempotency and reads', () => {
     expect(sandbox.sims.gateway_b.stats().created.subscriptions - before).toBe(1);
   });
 
+  it('created at the gateway but the answer was lost: 502, then the retry answers the same subscription (one at the gateway)', async () => {
+    const before = sandbox.sims.gateway_b.stats().created.subscriptions;
+    sandbox.sims.gateway_b.injectFault('createSubscription', { kind: 'drop_response' });
+    const body = subscription({ externalId: 'sub-lost-answer' });
+    const failed = await create(body);
+    expect(failed.status).toBe(502);
+    expect(failed.body).toMatchObject({ error: 'gateway_error', provider: 'gateway_b' });
+    const retried = await create(body);
+    expect(retried.status).toBe(201);
+    expect(retried.body.gatewayRef).toEqual(expect.any(String));
+    expect(sandbox.sims.gateway_b.stats().created.subscriptions - before).toBe(1);
+    expect(await eventsOf(retried.body.id)).toEqual(['subscription.created']);
+  });
+
   it('by id and externalId; malformed ids are not found; another environment sees nothing', async () => {
     const created = (await create({ externalId: 'sub-read' })).body;
     expect((await get(created.id)).body).toEqual(created);
