@@ -1,4 +1,4 @@
-import { defineEntity, p, type Opt } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 import { newId } from '../../domain/ids';
 import { Environment } from './environment';
 
@@ -23,9 +23,5 @@ export const ApiKeySchema = defineEntity({
   },
 });
 
-export class ApiKey extends ApiKeySchema.class {
-  get isActive(): Opt<boolean> {
-    return this.revokedAt == null;
-  }
-}
+export class ApiKey extends ApiKeySchema.class {}
 ApiKeySchema.setClass(ApiKey);

@@ -1,5 +1,5 @@
-import { defineEntity, p, type Opt } from '@mikro-orm/core';
-import { BILLING_STATUSES, type BillingStatus } from '../../contract/enums';
+import { defineEntity, p } from '@mikro-orm/core';
+import { BILLING_STATUSES } from '../../contract/enums';
 import { newId } from '../../domain/ids';
 
 export const OrganizationSchema = defineEntity({
@@ -16,9 +16,5 @@ export const OrganizationSchema = defineEntity({
   },
 });
 
-export class Organization extends OrganizationSchema.class {
-  get isBillingActive(): Opt<boolean> {
-    return (this.billingStatus as BillingStatus) === 'active';
-  }
-}
+export class Organization extends OrganizationSchema.class {}
 OrganizationSchema.setClass(Organization);

@@ -1,5 +1,5 @@
 import { defineEntity, p, type Opt } from '@mikro-orm/core';
-import { GATEWAY_NAMES, PAYMENT_METHODS, PAYMENT_STATUSES, type GatewayName, type PaymentMethod, type PaymentStatus } from '../../contract/enums';
+import { GATEWAY_NAMES, PAYMENT_METHODS, PAYMENT_STATUSES, type PaymentStatus } from '../../contract/enums';
 import { newId } from '../../domain/ids';
 import type { DomainEvent } from '../../domain/events';
 import { nextPaymentStatus, paymentEventType } from '../../domain/payment-states';
@@ -107,14 +107,6 @@ export class Payment extends PaymentSchema.class {
     this.gatewayStatus = snapshot.rawStatus.slice(0, 64);
     const type = paymentEventType(next);
     return type ? [this.event(type)] : [];
-  }
-
-  get gatewayName(): Opt<GatewayName> {
-    return this.gateway as GatewayName;
-  }
-
-  get methodName(): Opt<PaymentMethod> {
-    return this.method as PaymentMethod;
   }
 }
 PaymentSchema.setClass(Payment);
