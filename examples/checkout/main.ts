@@ -1,4 +1,4 @@
-/** Runs the example checkout from the environment: PAYMENTS_API_KEY, PAYMENTS_BASE_URL, PORT. */
+/** Runs the example checkout from the environment: PAYMENTS_API_KEY, PAYMENTS_BASE_URL, PORT, HOST, PUBLIC_URL. */
 import { pathToFileURL } from 'node:url';
 import { startCheckout } from './server.js';
 
@@ -10,6 +10,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     baseUrl: env.PAYMENTS_BASE_URL ?? 'http://127.0.0.1:3000',
     port: Number(env.PORT ?? 4242),
     host: env.HOST ?? '127.0.0.1',
+    ...(env.PUBLIC_URL ? { publicUrl: env.PUBLIC_URL } : {}),
   });
   console.log(`checkout listening on ${checkout.url}`);
   const stop = () => void checkout.close().then(() => process.exit(0));

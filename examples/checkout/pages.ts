@@ -1,5 +1,5 @@
 /** The HTML of the example checkout: plain strings, every dynamic value escaped. */
-import type { Payment } from '../../sdk/src/index.js';
+import type { Payment } from '@service-payments/sdk';
 import { formatBRL, PRODUCTS } from './catalogue.js';
 
 const escape = (value: string): string =>
@@ -57,6 +57,23 @@ const poll = async () => {
 };
 setTimeout(poll, 3000);
 </script>`,
+  );
+}
+
+/** Where the customer lands back from the gateway's checkout page: the order's status as the API has it. */
+export function returnPage(orderId: string, payment: Payment): string {
+  const outcome: Record<string, string> = {
+    paid: 'Thank you: your payment is confirmed.',
+    failed: 'The payment was declined. You can try again from the shop.',
+    canceled: 'The payment was canceled.',
+    expired: 'The payment expired before it was completed.',
+  };
+  return layout(
+    'Your order',
+    `<h1>Order ${escape(orderId)}</h1>
+<p>Payment status: <strong id="status">${escape(payment.status)}</strong></p>
+<p>${escape(outcome[payment.status] ?? 'We are waiting for the confirmation of your payment; this page shows it as soon as it arrives.')}</p>
+<p><a href="/">Back to the shop</a></p>`,
   );
 }
 

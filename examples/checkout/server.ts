@@ -5,14 +5,15 @@
  *
  *   GET  /                     the order form
  *   POST /orders               pay an order: Pix → the copy-and-paste code; card → 303 to the checkout page
+ *   GET  /orders/{id}          the order's page, where the gateway's hosted checkout sends the customer back (returnUrl)
  *   GET  /orders/{id}/status   {orderId, paymentId, status} of the stored payment (never a gateway call)
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isInvalidInputError, isPaymentsApiError, PaymentsClient, type Payment } from '../../sdk/src/index.js';
+import { isInvalidInputError, isPaymentsApiError, PaymentsClient, type Payment, type WithResponse } from '@service-payments/sdk';
 import { findProduct } from './catalogue.js';
 import { externalIdOf, isOrderId, newOrderId, OrderBook } from './orders.js';
-import { errorPage, orderForm, pixPage } from './pages.js';
+import { errorPage, orderForm, pixPage, returnPage } from './pages.js';
 
 export interface CheckoutOptions {
   /** 0 picks a free port. */
@@ -22,6 +23,12 @@ export interface CheckoutOptions {
   client?: PaymentsClient;
   apiKey?: string;
   baseUrl?: string;
+  /**
+   * The address customers reach the shop at, for the `returnUrl` of
+   * payments (default: the address it listens on). `https://` in
+   * production; the service takes `http://` only for a loopback host in a sandbox.
+   */
+  publicUrl?: string;
   log?: (line: string) => void;
 }
 
@@ -45,6 +52,8 @@ export async function startCheckout(options: CheckoutOptions): Promise<RunningCh
   const client = options.client ?? new PaymentsClient({ apiKey: options.apiKey ?? '', baseUrl: options.baseUrl ?? '' });
   const log = options.log ?? ((line: string) => console.log(line));
   const orders = new OrderBook();
+  // Known once listening, when no public address was given.
+  let publicUrl = options.publicUrl?.replace(/\/$/, '');
 
   async function payOrder(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const form = new URLSearchParams(await readBody(req));
@@ -54,7 +63,7 @@ export async function startCheckout(options: CheckoutOptions): Promise<RunningCh
     if (!isOrderId(orderId) || !product || (method !== 'pix' && method !== 'card')) throw new HttpError(400, 'Choose a product and a payment method.');
 
     const order = orders.open(orderId, product.sku, product.price);
-    let payment: Payment;
+    let payment: WithResponse<Payment>;
     try {
       // Same order → same externalId → the same payment, however often this runs.
       payment = await client.payments.create({
@@ -63,6 +72,8 @@ export async function startCheckout(options: CheckoutOptions): Promise<RunningCh
         externalId: externalIdOf(order.id),
         customer: { name: form.get('name') ?? '', email: form.get('email') ?? '', document: form.get('document') ?? '' },
         metadata: { orderId: order.id, sku: order.sku },
+        // Where the gateway's hosted checkout sends the customer back: the order's page, which reads the status from the API.
+        returnUrl: `${publicUrl}/orders/${order.id}`,
       });
     } catch (error) {
       if (isInvalidInputError(error)) {
@@ -74,7 +85,9 @@ export async function startCheckout(options: CheckoutOptions): Promise<RunningCh
       return send(res, 502, errorPage('Payment unavailable', ['The payment could not be started. Please try again: your order will not be charged twice.']));
     }
     order.paymentId = payment.id;
-    log(`order ${order.id}: payment ${payment.id} ${payment.method} ${payment.status}`);
+    // `idempotentReplayed`: this order's payment already existed (a second submit, a retry); nothing new was charged.
+    const { idempotentReplayed, requestId } = payment.lastResponse;
+    log(`order ${order.id}: payment ${payment.id} ${payment.method} ${payment.status}${idempotentReplayed ? ' (existing payment)' : ''} (request ${requestId ?? '?'})`);
 
     if (payment.method === 'card' && payment.checkoutUrl) {
       res.writeHead(303, { location: payment.checkoutUrl, 'cache-control': 'no-store' }).end();
@@ -83,6 +96,18 @@ export async function startCheckout(options: CheckoutOptions): Promise<RunningCh
     if (payment.method === 'pix' && payment.pix?.qrCodeText) return send(res, 200, pixPage(order.id, payment));
     // The gateway has not handed over the QR code or checkout page yet; the status page keeps polling.
     return send(res, 202, errorPage('Payment started', [`Your payment is ${payment.status}. Refresh this page in a moment.`]));
+  }
+
+  /** The page a customer returns to from the gateway: the status comes from the stored payment, never from the return's query string. */
+  async function orderPage(res: ServerResponse, orderId: string): Promise<void> {
+    if (!isOrderId(orderId) || !orders.get(orderId)) throw new HttpError(404, 'No such order.');
+    try {
+      const payment = await client.payments.getByExternalId(externalIdOf(orderId));
+      send(res, 200, returnPage(orderId, payment));
+    } catch (error) {
+      if (isPaymentsApiError(error, 'not_found')) return send(res, 404, errorPage('Payment not started', ['This order has no payment yet.']));
+      throw error;
+    }
   }
 
   async function orderStatus(res: ServerResponse, orderId: string): Promise<void> {
@@ -100,10 +125,12 @@ export async function startCheckout(options: CheckoutOptions): Promise<RunningCh
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://checkout.local');
     const status = /^\/orders\/([^/]+)\/status$/.exec(url.pathname);
+    const page = /^\/orders\/([^/]+)$/.exec(url.pathname);
     let handled: Promise<void>;
     if (req.method === 'GET' && url.pathname === '/') handled = Promise.resolve(send(res, 200, orderForm(newOrderId())));
     else if (req.method === 'POST' && url.pathname === '/orders') handled = payOrder(req, res);
     else if (req.method === 'GET' && status) handled = orderStatus(res, decodeURIComponent(status[1]!));
+    else if (req.method === 'GET' && page) handled = orderPage(res, decodeURIComponent(page[1]!));
     else handled = Promise.reject(new HttpError(404, 'Not found.'));
     handled.catch((error: unknown) => {
       if (error instanceof HttpError) return send(res, error.status, errorPage(error.message, []));
@@ -111,7 +138,9 @@ export async function startCheckout(options: CheckoutOptions): Promise<RunningCh
       if (!res.headersSent) send(res, 500, errorPage('Something went wrong', []));
     });
   });
-  return listen(server, options.port, options.host);
+  const running = await listen(server, options.port, options.host);
+  publicUrl ??= running.url;
+  return running;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -1,5 +1,5 @@
 /** What the example does with each verified event: where a shop would fulfil orders, notify customers, etc. */
-import type { WebhookEvent } from '../../sdk/src/index.js';
+import type { WebhookEvent } from '@service-payments/sdk';
 
 export type Log = (line: string) => void;
 

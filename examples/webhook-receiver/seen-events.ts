@@ -2,6 +2,8 @@
  * Event ids already taken on. The service may deliver an event more than
  * once (a manual resend, or a new attempt after an instance stopped midway),
  * always with the same event id, so acting once per id makes handling safe.
+ * The id is the envelope's `id`, which the signature covers; the
+ * `X-Service-Delivery-Id` header is not signed, so it cannot be the key.
  * In memory and bounded here; a real receiver records the id in its database
  * (a unique constraint) in the same transaction as the work it triggers.
  */

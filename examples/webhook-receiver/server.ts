@@ -1,11 +1,16 @@
 /**
  * The example webhook receiver: a node:http server that takes the raw body,
- * verifies it with the SDK, answers 2xx at once, and handles each event id
- * once, after answering (the service waits at most 8 seconds for the 2xx).
+ * verifies it with the SDK against every current secret, answers 2xx at
+ * once, and handles each event id once, after answering (the service waits
+ * at most 8 seconds for the 2xx).
+ *
+ * Repeats are recognised by the envelope's `id` (`evt_…`): the signature
+ * covers it. `X-Service-Delivery-Id` is not signed, so anyone replaying a
+ * captured body could put any value there; it is only logged.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '../../sdk/src/index.js';
+import { verifyWebhookDelivery, WebhookVerificationError, type WebhookEvent } from '@service-payments/sdk';
 import { handleEvent, type Log } from './handlers.js';
 import { SeenEvents } from './seen-events.js';
 
@@ -14,10 +19,12 @@ export interface WebhookReceiverOptions {
   port: number;
   host?: string;
   /**
-   * The endpoint's signing secret (`whsec_…`), or a function read at each
-   * delivery (to take a rotated secret from your configuration without a restart).
+   * The endpoint's signing secret (`whsec_…`); during a rotation both the new
+   * and the old one (a delivery signed by either is accepted); or a function
+   * read at each delivery (to take a rotated secret from your configuration
+   * without a restart).
    */
-  secret: string | (() => string);
+  secret: string | readonly string[] | (() => string | readonly string[]);
   /** Path deliveries are posted to. Default `/webhooks`. */
   path?: string;
   /** Replaces the example's handling (the default logs what a shop would do). */
@@ -34,8 +41,9 @@ export interface RunningWebhookReceiver {
 const MAX_BODY_BYTES = 256 * 1024;
 
 export async function startWebhookReceiver(options: WebhookReceiverOptions): Promise<RunningWebhookReceiver> {
-  if (!options.secret) throw new Error('The webhook signing secret is required.');
-  const secretNow = typeof options.secret === 'function' ? options.secret : () => options.secret as string;
+  if (!options.secret || (Array.isArray(options.secret) && options.secret.length === 0)) throw new Error('The webhook signing secret is required.');
+  const secret = options.secret;
+  const secretNow = typeof secret === 'function' ? secret : () => secret;
   const path = options.path ?? '/webhooks';
   const log = options.log ?? ((line: string) => console.log(line));
   const onEvent = options.onEvent ?? ((event: WebhookEvent) => handleEvent(event, log));
@@ -47,16 +55,22 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     readRawBody(req)
       .then((rawBody) => {
         if (!rawBody) return reply(res, 413, { error: 'body_too_large' });
+        const deliveryId = String(req.headers['x-service-delivery-id'] ?? '?');
         let event: WebhookEvent;
+        let stale: boolean;
         try {
-          event = verifyWebhook({ rawBody, headers: req.headers, secret: secretNow() });
+          // A correctly signed delivery with an old timestamp comes back as `stale` rather than an error.
+          ({ event, stale } = verifyWebhookDelivery({ rawBody, headers: req.headers, secret: secretNow() }));
         } catch (error) {
           if (!(error instanceof WebhookVerificationError)) throw error;
           // 4xx: the service records the delivery as FAILED and does not retry it.
-          log(`rejected delivery ${String(req.headers['x-service-delivery-id'] ?? '?')}: ${error.reason}`);
+          log(`rejected delivery ${deliveryId}: ${error.reason}`);
           return reply(res, 400, { error: 'invalid_signature', reason: error.reason });
         }
+        // Once per signed event id, whatever the delivery id and however late it arrives.
         if (!seen.claim(event.id)) return reply(res, 200, { received: true, duplicate: true });
+        // Old timestamp, never-processed event: an operator's resend of a delivery this receiver missed.
+        if (stale) log(`accepted a late resend of ${event.type} ${event.id} (delivery ${deliveryId})`);
         reply(res, 200, { received: true });
         // After the answer: slow work must not make the delivery time out.
         setImmediate(() => {

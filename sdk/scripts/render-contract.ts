@@ -10,20 +10,25 @@ import { docLines, emitType, jsDoc, type EmitContext, type JsonSchema } from './
 interface MediaType {
   schema?: JsonSchema;
 }
+interface RequestBody {
+  required?: boolean;
+  content?: Record<string, MediaType>;
+}
 interface Operation {
   operationId?: string;
   description?: string;
   summary?: string;
-  requestBody?: { required?: boolean; content?: Record<string, MediaType> };
+  requestBody?: RequestBody | { $ref: string };
   responses?: Record<string, { content?: Record<string, MediaType> }>;
 }
 export interface OpenApiDocument {
   info: { version: string };
   paths?: Record<string, Record<string, Operation>>;
-  components?: { schemas?: Record<string, JsonSchema> };
+  components?: { schemas?: Record<string, JsonSchema>; requestBodies?: Record<string, RequestBody> };
 }
 
 const REF_PREFIX = '#/components/schemas/';
+const REQUEST_BODY_PREFIX = '#/components/requestBodies/';
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const pascal = (words: string[]): string => words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
 
@@ -71,6 +76,16 @@ const errorCodesOf = (schema: JsonSchema | undefined): string[] => {
   return [];
 };
 
+/** The operation's request body, inline or by reference to `components.requestBodies`. */
+function requestBodyOf(document: OpenApiDocument, operation: Operation): RequestBody | undefined {
+  const body = operation.requestBody;
+  if (!body || !('$ref' in body)) return body;
+  if (!body.$ref.startsWith(REQUEST_BODY_PREFIX)) throw new Error(`render-contract: unsupported request body $ref ${body.$ref} in ${operation.operationId}`);
+  const named = document.components?.requestBodies?.[body.$ref.slice(REQUEST_BODY_PREFIX.length)];
+  if (!named) throw new Error(`render-contract: request body ${body.$ref} of ${operation.operationId} is not in components.requestBodies`);
+  return named;
+}
+
 export function renderContract(document: OpenApiDocument): string {
   const schemas = document.components?.schemas ?? {};
   const { names, bodies } = componentBodies(schemas);
@@ -111,9 +126,12 @@ export function renderContract(document: OpenApiDocument): string {
   for (const { path, method, operation } of entries) {
     const id = operation.operationId;
     if (!id) throw new Error(`render-contract: ${method} ${path} has no operationId`);
-    const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
+    const bodySchema = requestBodyOf(document, operation)?.content?.['application/json']?.schema;
     let requestType = 'never';
-    if (bodySchema) {
+    if (bodySchema && typeof bodySchema.$ref === 'string') {
+      // A named component (the server names its request bodies): already emitted above, under its own name.
+      requestType = emitType(bodySchema, context, `${id}.requestBody`);
+    } else if (bodySchema) {
       requestType = requestTypeName(id);
       out.push(`${jsDoc([`Request body of \`${method.toUpperCase()} ${path}\`.`])}export type ${requestType} = ${emitType(bodySchema, context, requestType)};`, '');
     }

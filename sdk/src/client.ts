@@ -3,12 +3,11 @@
  * generated contract types (`Operations`), so a contract change that breaks
  * a caller breaks its compilation, not its production traffic.
  */
-import { inspect } from 'node:util';
 import type { Operations } from './generated/contract.js';
-import { send, type HttpRequest, type RequestOptions, type TransportSettings } from './transport.js';
+import type { WithResponse } from './response.js';
+import { extraHeaders, send, type HttpRequest, type RequestOptions, type TransportSettings } from './transport.js';
 import type { EnvironmentKind } from './types.js';
-
-export const SDK_VERSION = '0.1.0';
+import { SDK_VERSION } from './version.js';
 
 export interface PaymentsClientOptions {
   /** `sk_test_…` (sandbox) or `sk_live_…` (production). A backend secret: never ship it to a browser. */
@@ -25,11 +24,27 @@ export interface PaymentsClientOptions {
   retryMaxDelayMs?: number;
   /** A `Retry-After` longer than this is not waited for: the 429 is thrown with `retryAfter`. Default 60. */
   maxRetryAfterSeconds?: number;
+  /** Headers sent with every request (per-call `headers` are added after them). */
+  headers?: Record<string, string>;
   /** A `fetch` implementation (default: the global one). */
   fetch?: typeof fetch;
 }
 
 type Op<Id extends keyof Operations> = Operations[Id];
+/** The answer of an operation, with its response metadata as `lastResponse`. */
+type Answer<Id extends keyof Operations> = Promise<WithResponse<Op<Id>['response']>>;
+
+/** Node's `util.inspect.custom`, by its registered name, so the client needs no `node:` import (edge runtimes). */
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/** `node/24.1.0`, `deno/2.1.0`, `bun/1.2.0`, or `js` where the runtime does not say. */
+function runtimeOf(): string {
+  const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } }).process?.versions;
+  for (const name of ['bun', 'deno', 'node']) {
+    if (versions?.[name]) return `${name}/${versions[name]}`;
+  }
+  return 'js';
+}
 
 const API_KEY = /^sk_(test|live)_[A-Za-z0-9]+$/;
 
@@ -60,6 +75,8 @@ export class PaymentsClient {
     const maxRetries = options.maxRetries ?? 2;
     if (!(timeoutMs > 0)) throw new TypeError('PaymentsClient: timeoutMs must be a positive number.');
     if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError('PaymentsClient: maxRetries must be an integer >= 0.');
+    const headers: Record<string, string> = {};
+    extraHeaders(headers, options.headers, 'PaymentsClient: headers');
 
     this.#apiKey = options.apiKey;
     this.baseUrl = baseUrl.href.replace(/\/$/, '');
@@ -72,7 +89,8 @@ export class PaymentsClient {
       retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
       retryMaxDelayMs: options.retryMaxDelayMs ?? 8_000,
       maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? 60,
-      userAgent: `service-payments-sdk/${SDK_VERSION} node/${process.versions.node}`,
+      userAgent: `service-payments-sdk/${SDK_VERSION} ${runtimeOf()}`,
+      headers,
       fetch: options.fetch ?? globalThis.fetch,
     };
     const call = <T>(request: HttpRequest, requestOptions?: RequestOptions) => send<T>(this.#settings, request, requestOptions);
@@ -81,12 +99,12 @@ export class PaymentsClient {
   }
 
   /** Checks the key: which organization, project and environment it belongs to. */
-  authTest(options?: RequestOptions): Promise<Op<'authTest'>['response']> {
+  authTest(options?: RequestOptions): Answer<'authTest'> {
     return send(this.#settings, { method: 'GET', path: '/v1/auth/test' }, options);
   }
 
   /** Liveness of the service; needs no key. */
-  health(options?: RequestOptions): Promise<Op<'health'>['response']> {
+  health(options?: RequestOptions): Answer<'health'> {
     return send(this.#settings, { method: 'GET', path: '/v1/health', authenticated: false }, options);
   }
 
@@ -95,13 +113,16 @@ export class PaymentsClient {
     return { baseUrl: this.baseUrl, environment: this.environment, apiKey: '[redacted]' };
   }
 
-  /** What `console.log` and `util.inspect` show: never the key. */
-  [inspect.custom](): string {
-    return `PaymentsClient ${inspect(this.toJSON())}`;
-  }
 }
 
-type Call = <T>(request: HttpRequest, options?: RequestOptions) => Promise<T>;
+// What `console.log` and `util.inspect` show: never the key. Node hands its own `inspect` as the third argument.
+Object.defineProperty(PaymentsClient.prototype, INSPECT, {
+  value(this: PaymentsClient, _depth: number, options: unknown, inspect?: (value: unknown, options: unknown) => string): string {
+    return `PaymentsClient ${inspect ? inspect(this.toJSON(), options) : JSON.stringify(this.toJSON())}`;
+  },
+});
+
+type Call = <T>(request: HttpRequest, options?: RequestOptions) => Promise<WithResponse<T>>;
 
 /** An id as one path segment; async callers turn the TypeError into a rejection. */
 const segment = (id: string): string => {
@@ -119,27 +140,27 @@ export class PaymentsResource {
    * Creates a Pix or card payment. Idempotent by `externalId`: repeating it
    * (also after a timeout or a retried failure) returns the same payment.
    */
-  create(body: Op<'payments-create'>['request'], options?: RequestOptions): Promise<Op<'payments-create'>['response']> {
+  create(body: Op<'payments-create'>['request'], options?: RequestOptions): Answer<'payments-create'> {
     return this.#call({ method: 'POST', path: '/v1/payments', body }, options);
   }
 
   /** The stored payment (no gateway call). */
-  async get(id: string, options?: RequestOptions): Promise<Op<'payments-get'>['response']> {
+  async get(id: string, options?: RequestOptions): Answer<'payments-get'> {
     return this.#call({ method: 'GET', path: `/v1/payments/${segment(id)}` }, options);
   }
 
   /** The stored payment created with this `externalId` (no gateway call). */
-  getByExternalId(externalId: string, options?: RequestOptions): Promise<Op<'payments-findByExternalId'>['response']> {
+  getByExternalId(externalId: string, options?: RequestOptions): Answer<'payments-findByExternalId'> {
     return this.#call({ method: 'GET', path: '/v1/payments', query: { externalId } }, options);
   }
 
   /** Cancels an unpaid card payment (Pix payments expire by themselves). */
-  async cancel(id: string, options?: RequestOptions): Promise<Op<'payments-cancel'>['response']> {
+  async cancel(id: string, options?: RequestOptions): Answer<'payments-cancel'> {
     return this.#call({ method: 'POST', path: `/v1/payments/${segment(id)}/cancel` }, options);
   }
 
   /** Asks the gateway for the current state now and stores it. */
-  async sync(id: string, options?: RequestOptions): Promise<Op<'payments-sync'>['response']> {
+  async sync(id: string, options?: RequestOptions): Answer<'payments-sync'> {
     return this.#call({ method: 'POST', path: `/v1/payments/${segment(id)}/sync` }, options);
   }
 }
@@ -151,15 +172,15 @@ export class SubscriptionsResource {
   }
 
   /** Creates a card subscription. Idempotent by `externalId`. */
-  create(body: Op<'subscriptions-create'>['request'], options?: RequestOptions): Promise<Op<'subscriptions-create'>['response']> {
+  create(body: Op<'subscriptions-create'>['request'], options?: RequestOptions): Answer<'subscriptions-create'> {
     return this.#call({ method: 'POST', path: '/v1/subscriptions', body }, options);
   }
 
-  async get(id: string, options?: RequestOptions): Promise<Op<'subscriptions-get'>['response']> {
+  async get(id: string, options?: RequestOptions): Answer<'subscriptions-get'> {
     return this.#call({ method: 'GET', path: `/v1/subscriptions/${segment(id)}` }, options);
   }
 
-  getByExternalId(externalId: string, options?: RequestOptions): Promise<Op<'subscriptions-findByExternalId'>['response']> {
+  getByExternalId(externalId: string, options?: RequestOptions): Answer<'subscriptions-findByExternalId'> {
     return this.#call({ method: 'GET', path: '/v1/subscriptions', query: { externalId } }, options);
   }
 
@@ -168,7 +189,7 @@ export class SubscriptionsResource {
     id: string,
     body: Op<'subscriptions-cancel'>['request'] = {},
     options?: RequestOptions,
-  ): Promise<Op<'subscriptions-cancel'>['response']> {
+  ): Answer<'subscriptions-cancel'> {
     return this.#call({ method: 'POST', path: `/v1/subscriptions/${segment(id)}/cancel`, body }, options);
   }
 }

@@ -4,6 +4,7 @@
  * errors mean no answer arrived at all.
  */
 import { ERROR_CODES, type ErrorCode, type ErrorResponse, type ValidationIssue } from './generated/contract.js';
+import type { ResponseMetadata } from './response.js';
 import type { GatewayName, PaymentMethod } from './types.js';
 
 /** Base of every error the SDK throws, so one `instanceof` catches them all. */
@@ -23,6 +24,7 @@ export interface PaymentsApiErrorInit {
   body: unknown;
   requestId?: string | undefined;
   retryAfter?: number | undefined;
+  response?: ResponseMetadata | undefined;
 }
 
 export class PaymentsApiError extends PaymentsError {
@@ -50,6 +52,8 @@ export class PaymentsApiError extends PaymentsError {
   readonly retryAfter: number | undefined;
   /** The parsed body as received. */
   readonly body: unknown;
+  /** Status, headers, rate limit and request id of the answer (absent only on an error built by hand). */
+  readonly response: ResponseMetadata | undefined;
 
   constructor(init: PaymentsApiErrorInit) {
     const body = isErrorBody(init.body) ? init.body : undefined;
@@ -67,14 +71,31 @@ export class PaymentsApiError extends PaymentsError {
     this.requestId = init.requestId;
     this.retryAfter = init.retryAfter;
     this.body = init.body;
+    this.response = init.response;
   }
+}
+
+export interface PaymentsConnectionErrorOptions {
+  cause?: unknown;
+  /** The `X-Request-Id` the request was sent with. */
+  requestId?: string | undefined;
+  attempts?: number | undefined;
 }
 
 /** The request never got an answer: DNS, refused or reset connection, TLS… (after the retries). */
 export class PaymentsConnectionError extends PaymentsError {
   override name = 'PaymentsConnectionError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /**
+   * The `X-Request-Id` the request was sent with: if it reached the service
+   * before the connection failed, its log line carries this id.
+   */
+  readonly requestId: string | undefined;
+  /** Attempts made, retries included. */
+  readonly attempts: number | undefined;
+  constructor(message: string, options: PaymentsConnectionErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.requestId = options.requestId;
+    this.attempts = options.attempts;
   }
 }
 
@@ -82,7 +103,7 @@ export class PaymentsConnectionError extends PaymentsError {
 export class PaymentsTimeoutError extends PaymentsConnectionError {
   override name = 'PaymentsTimeoutError';
   readonly timeoutMs: number;
-  constructor(timeoutMs: number, options?: { cause?: unknown }) {
+  constructor(timeoutMs: number, options?: PaymentsConnectionErrorOptions) {
     super(`No answer from the payments service within ${timeoutMs} ms.`, options);
     this.timeoutMs = timeoutMs;
   }

@@ -4,6 +4,7 @@
  * backoff (honouring `Retry-After`); every other answer is final.
  */
 import { PaymentsApiError, PaymentsConnectionError, PaymentsError, PaymentsTimeoutError } from './errors.js';
+import { responseMetadata, withResponse, type WithResponse } from './response.js';
 import { backoffDelayMs, parseRetryAfter, RETRYABLE_STATUSES, sleep } from './retry-policy.js';
 
 export interface TransportSettings {
@@ -16,6 +17,8 @@ export interface TransportSettings {
   retryMaxDelayMs: number;
   maxRetryAfterSeconds: number;
   userAgent: string;
+  /** Sent with every request, before the per-request ones. */
+  headers: Record<string, string>;
   fetch: typeof fetch;
 }
 
@@ -23,8 +26,18 @@ export interface TransportSettings {
 export interface RequestOptions {
   /** Cancels the call (and its retries) from outside; the abort reason is thrown as is. */
   signal?: AbortSignal;
+  /** Per attempt, in milliseconds, for this call. */
   timeoutMs?: number;
+  /** Retries after the first attempt, for this call (`0` turns them off). */
   maxRetries?: number;
+  /**
+   * `X-Request-Id` of this call (1 to 128 of `A-Z a-z 0-9 . _ : -`), the
+   * same on every attempt; the service logs it and answers it back. Without
+   * it the SDK makes one, so even a call that got no answer has an id.
+   */
+  requestId?: string;
+  /** Extra headers for this call. `Authorization`, `Content-Type` and `Content-Length` are the SDK's own. */
+  headers?: Record<string, string>;
 }
 
 export interface HttpRequest {
@@ -35,10 +48,34 @@ export interface HttpRequest {
   authenticated?: boolean;
 }
 
-export async function send<T>(settings: TransportSettings, request: HttpRequest, options: RequestOptions = {}): Promise<T> {
+/** What the service accepts as a caller's request id (anything else it replaces with its own). */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const RESERVED_HEADERS = new Set(['authorization', 'content-type', 'content-length', 'host']);
+
+/** Merges extra headers under lowercase names, refusing the ones the SDK must control. */
+export function extraHeaders(into: Record<string, string>, extra: Record<string, string> | undefined, where: string): void {
+  for (const [name, value] of Object.entries(extra ?? {})) {
+    const key = name.toLowerCase();
+    if (RESERVED_HEADERS.has(key)) throw new TypeError(`${where}: the ${name} header is set by the SDK and cannot be overridden.`);
+    if (typeof value !== 'string') throw new TypeError(`${where}: header ${name} must be a string.`);
+    into[key] = value;
+  }
+}
+
+export function checkRequestId(requestId: unknown): string {
+  if (typeof requestId !== 'string' || !REQUEST_ID.test(requestId)) {
+    throw new TypeError('requestId must be 1 to 128 characters among A-Z, a-z, 0-9, ".", "_", ":" and "-".');
+  }
+  return requestId;
+}
+
+export async function send<T>(settings: TransportSettings, request: HttpRequest, options: RequestOptions = {}): Promise<WithResponse<T>> {
   const url = new URL(request.path.replace(/^\//, ''), settings.baseUrl);
   for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': settings.userAgent };
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': settings.userAgent, ...settings.headers };
+  extraHeaders(headers, options.headers, 'RequestOptions.headers');
+  const requestId = options.requestId !== undefined ? checkRequestId(options.requestId) : (headers['x-request-id'] ?? globalThis.crypto.randomUUID());
+  headers['x-request-id'] = requestId;
   if (request.authenticated !== false) headers.authorization = settings.authorization();
   const body = request.body === undefined ? undefined : JSON.stringify(request.body);
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -62,20 +99,21 @@ export async function send<T>(settings: TransportSettings, request: HttpRequest,
     } catch (cause) {
       if (options.signal?.aborted) throw options.signal.reason;
       const failure = timeout.aborted
-        ? new PaymentsTimeoutError(timeoutMs, { cause })
-        : new PaymentsConnectionError(`Could not reach the payments service at ${settings.baseUrl.origin}: ${describe(cause)}`, { cause });
+        ? new PaymentsTimeoutError(timeoutMs, { cause, requestId, attempts: attempt + 1 })
+        : new PaymentsConnectionError(`Could not reach the payments service at ${settings.baseUrl.origin}: ${describe(cause)}`, { cause, requestId, attempts: attempt + 1 });
       if (!canRetry) throw failure;
       await sleep(backoffDelayMs(attempt, backoff), options.signal);
       continue;
     }
 
     const parsed = parseJson(text);
+    const metadata = responseMetadata(status, responseHeaders, attempt + 1);
     if (status >= 200 && status < 300) {
       if (text !== '' && parsed === undefined) throw new PaymentsError(`The payments service answered HTTP ${status} with a body that is not JSON.`);
-      return parsed as T;
+      return withResponse(parsed as T, metadata);
     }
     const retryAfter = parseRetryAfter(responseHeaders.get('retry-after'));
-    const error = new PaymentsApiError({ status, body: parsed ?? text, requestId: responseHeaders.get('x-request-id') ?? undefined, retryAfter });
+    const error = new PaymentsApiError({ status, body: parsed ?? text, requestId: metadata.requestId, retryAfter, response: metadata });
     if (!canRetry || !RETRYABLE_STATUSES.has(status)) throw error;
     // A wait longer than the caller would accept is theirs to decide: hand the error (with retryAfter) back.
     if (retryAfter !== undefined && retryAfter > settings.maxRetryAfterSeconds) throw error;

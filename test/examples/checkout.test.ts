@@ -1,7 +1,7 @@
 /** The example checkout driven over HTTP, paying against a real service with the sandbox gateways. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCheckout, type RunningCheckout } from '../../examples/checkout/server';
-import { PaymentsClient } from '../../sdk/src/index';
+import { PaymentsClient } from '@service-payments/sdk';
 import { startSandbox, type Sandbox } from '../support/gateways';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
@@ -84,6 +84,38 @@ describe('example checkout', () => {
     const payment = await client.payments.getByExternalId(`checkout-${orderId}`);
     expect(payment).toMatchObject({ method: 'card', amount: 7900 });
     expect(reply.headers.get('location')).toBe(payment.checkoutUrl);
+  });
+
+  it('passes the order page as returnUrl; that page shows the stored status, whatever the return says', async () => {
+    // The same service, through a fetch that keeps what the SDK sent.
+    const sent: Record<string, unknown>[] = [];
+    const recording: typeof fetch = (input, init) => {
+      if (typeof init?.body === 'string') sent.push(JSON.parse(init.body));
+      return fetch(input, init);
+    };
+    const recorded = await startCheckout({ port: 0, client: new PaymentsClient({ apiKey: tenant.apiKey, baseUrl: service.url, fetch: recording }), log: () => {} });
+    try {
+      const form = await (await fetch(`${recorded.url}/`)).text();
+      const orderId = /name="orderId" value="(ord_[0-9a-f]+)"/.exec(form)![1]!;
+      const reply = await fetch(`${recorded.url}/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ orderId, sku: 'mug', method: 'card', name: 'Maria Silva', email: 'maria@example.com', document: '123.456.789-09' }),
+        redirect: 'manual',
+      });
+      // The service took the loopback http returnUrl (a sandbox) and created the card payment.
+      expect(reply.status).toBe(303);
+      expect(sent).toEqual([expect.objectContaining({ externalId: `checkout-${orderId}`, returnUrl: `${recorded.url}/orders/${orderId}` })]);
+
+      const back = await fetch(`${recorded.url}/orders/${orderId}?status=paid`);
+      expect(back.status).toBe(200);
+      const page = await back.text();
+      expect(page).toContain(orderId);
+      expect(page).toMatch(/<strong id="status">pending<\/strong>/);
+      expect((await fetch(`${recorded.url}/orders/ord_00000000000000000000`)).status).toBe(404);
+    } finally {
+      await recorded.close();
+    }
   });
 
   it('invalid customer details come back as a 400 page naming the field; unknown orders are 404', async () => {

@@ -1,8 +1,9 @@
 /** The example webhook receiver over HTTP: signed deliveries in, forged ones out, each event handled once. */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { secretsFrom } from '../../examples/webhook-receiver/main';
 import { startWebhookReceiver, type RunningWebhookReceiver } from '../../examples/webhook-receiver/server';
-import { PaymentsClient, type WebhookEvent } from '../../sdk/src/index';
+import { generateTestWebhook, PaymentsClient, type TestWebhookEventInput, type WebhookEvent } from '@service-payments/sdk';
 import { startSandbox, type Sandbox } from '../support/gateways';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant } from '../support/tenant';
@@ -24,7 +25,7 @@ const paymentEvent = (id: string) => ({
   data: { paymentId: 'pay_abc', externalId: 'order-1', status: 'paid', method: 'pix', provider: 'gateway_a', amount: 2500, currency: 'BRL', gatewayRef: 'ch_1' },
 });
 
-/** A delivery signed as spec 6.2 says. */
+/** A delivery signed the way the service signs it. */
 function deliver(body: string, options: { key?: string; timestamp?: number; signature?: string } = {}) {
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
   const signature = options.signature ?? `sha256=${createHmac('sha256', options.key ?? secret).update(`${timestamp}.${body}`).digest('hex')}`;
@@ -70,7 +71,8 @@ describe('example webhook receiver', () => {
     const now = Math.floor(Date.now() / 1000);
     const signature = `sha256=${createHmac('sha256', secret).update(`${now}.${body}`).digest('hex')}`;
     expect((await deliver(body.replace('2500', '9'), { timestamp: now, signature })).status).toBe(400);
-    expect((await deliver(body, { timestamp: now - 3600 })).status).toBe(400);
+    // Old and not signed by the secret: refused (a correctly signed old one is a resend: see below).
+    expect((await deliver(body, { timestamp: now - 3600, key: 'whsec_guessed' })).status).toBe(400);
     expect((await fetch(receiver.url, { method: 'POST', body })).status).toBe(400);
 
     // A correctly signed delivery afterwards proves the rejected ones were not just queued.
@@ -94,12 +96,84 @@ describe('example webhook receiver', () => {
   });
 });
 
+describe('example webhook receiver: rotation and late resends', () => {
+  const oldSecret = 'whsec_rotationold000000000000000000000000';
+  const newSecret = 'whsec_rotationnew000000000000000000000000';
+  let rotating: RunningWebhookReceiver;
+  const taken: WebhookEvent[] = [];
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    rotating = await startWebhookReceiver({ port: 0, secret: secretsFrom({ WEBHOOK_SECRETS: `${newSecret}, ${oldSecret}` }), onEvent: (event) => void taken.push(event), log: (line) => lines.push(line) });
+  });
+  afterAll(() => rotating?.close());
+
+  const paid = (id: string): TestWebhookEventInput => ({ id, type: 'payment.paid', data: { paymentId: 'pay_rot', externalId: 'order-rot', status: 'paid', method: 'pix', provider: 'gateway_a', amount: 100, currency: 'BRL', gatewayRef: null } });
+  const post = (delivery: { rawBody: string; headers: Record<string, string> }, headers: Record<string, string> = {}) =>
+    fetch(rotating.url, { method: 'POST', headers: { ...delivery.headers, ...headers }, body: delivery.rawBody });
+  const anHourAgo = () => Math.floor(Date.now() / 1000) - 3600;
+
+  it('WEBHOOK_SECRETS lists the secrets, WEBHOOK_SECRET is one; none is an error', () => {
+    expect(secretsFrom({ WEBHOOK_SECRETS: 'whsec_a, whsec_b,' })).toEqual(['whsec_a', 'whsec_b']);
+    expect(secretsFrom({ WEBHOOK_SECRET: 'whsec_a' })).toEqual(['whsec_a']);
+    expect(() => secretsFrom({})).toThrow(/WEBHOOK_SECRETS/);
+  });
+
+  it('takes deliveries signed by the old secret, the new one, or both', async () => {
+    for (const [id, secret] of [
+      ['evt_rot_old', oldSecret],
+      ['evt_rot_new', newSecret],
+      ['evt_rot_both', [newSecret, oldSecret]],
+    ] as const) {
+      const reply = await post(generateTestWebhook({ secret, event: paid(id) }));
+      expect(reply.status, id).toBe(200);
+      expect(await reply.json()).toEqual({ received: true });
+    }
+    expect((await post(generateTestWebhook({ secret: 'whsec_retired', event: paid('evt_rot_retired') }))).status).toBe(400);
+    await eventually(() => (taken.length >= 3 ? taken : undefined));
+    expect(taken.map((event) => event.id).sort()).toEqual(['evt_rot_both', 'evt_rot_new', 'evt_rot_old']);
+  });
+
+  it('a late resend of an event never processed is handled once; of one already processed, it is a duplicate', async () => {
+    const late = generateTestWebhook({ secret: oldSecret, event: paid('evt_missed_while_down'), timestamp: anHourAgo() });
+    const reply = await post(late);
+    expect(reply.status).toBe(200);
+    expect(await reply.json()).toEqual({ received: true });
+    await eventually(() => taken.find((event) => event.id === 'evt_missed_while_down'));
+    expect(lines.join('\n')).toMatch(/late resend of payment.paid evt_missed_while_down/);
+
+    const again = await post(late);
+    expect(await again.json()).toEqual({ received: true, duplicate: true });
+    const lateRepeat = generateTestWebhook({ secret: newSecret, event: paid('evt_rot_new'), timestamp: anHourAgo() });
+    expect(await (await post(lateRepeat)).json()).toEqual({ received: true, duplicate: true });
+    expect(taken.filter((event) => event.id === 'evt_missed_while_down')).toHaveLength(1);
+  });
+
+  it('repeats are recognised by the signed event id, whatever X-Service-Delivery-Id says', async () => {
+    const first = generateTestWebhook({ secret: newSecret, event: paid('evt_dedupe_on_id'), deliveryId: 'wd_one' });
+    expect(await (await post(first)).json()).toEqual({ received: true });
+    // Same signed event under another (unsigned) delivery id: still a repeat.
+    expect(await (await post(first, { 'x-service-delivery-id': 'wd_forged' })).json()).toEqual({ received: true, duplicate: true });
+    // Another event under the same delivery id: a new event.
+    const other = generateTestWebhook({ secret: newSecret, event: paid('evt_dedupe_other'), deliveryId: 'wd_one' });
+    expect(await (await post(other)).json()).toEqual({ received: true });
+  });
+
+  it('a forged delivery with an old timestamp is refused, not taken for a resend', async () => {
+    const forged = generateTestWebhook({ secret: 'whsec_guessed', event: paid('evt_forged_late'), timestamp: anHourAgo() });
+    const reply = await post(forged);
+    expect(reply.status).toBe(400);
+    expect(await reply.json()).toEqual({ error: 'invalid_signature', reason: 'signature_mismatch' });
+  });
+});
+
 describe('example webhook receiver behind a real service', () => {
   let service: TestService;
   let sandbox: Sandbox;
   let live: RunningWebhookReceiver;
   let apiKey: string;
-  let endpointSecret = '';
+  let endpointId: string;
+  let endpointSecrets: string | string[] = '';
   const received: WebhookEvent[] = [];
 
   beforeAll(async () => {
@@ -108,8 +182,10 @@ describe('example webhook receiver behind a real service', () => {
     apiKey = tenant.apiKey;
     sandbox = await startSandbox(service, tenant.environmentId, { PIX: 'gateway_a' });
     // The secret exists only once the endpoint (which needs the receiver's URL) is registered: read it per delivery.
-    live = await startWebhookReceiver({ port: 0, secret: () => endpointSecret, onEvent: (event) => void received.push(event), log: () => {} });
-    endpointSecret = (await service.admin.webhooks.createEndpoint({ environmentId: tenant.environmentId, url: live.url })).secret;
+    live = await startWebhookReceiver({ port: 0, secret: () => endpointSecrets, onEvent: (event) => void received.push(event), log: () => {} });
+    const endpoint = await service.admin.webhooks.createEndpoint({ environmentId: tenant.environmentId, url: live.url });
+    endpointId = endpoint.id;
+    endpointSecrets = endpoint.secret;
   });
   afterAll(async () => {
     await live?.close();
@@ -131,5 +207,27 @@ describe('example webhook receiver behind a real service', () => {
       return mine.length >= 3 ? mine.map((e) => e.type) : undefined;
     }, 15_000);
     expect(types).toEqual(['payment.created', 'payment.pending', 'payment.paid']);
+  });
+
+  it('across a rotation with an overlap, a receiver holding both secrets takes every delivery; a resend of a processed event is a duplicate', async () => {
+    const oldSecret = endpointSecrets as string;
+    const rotated = await service.admin.webhooks.rotateSecret({ endpointId, keepPreviousFor: 600 });
+    endpointSecrets = [rotated.secret, oldSecret];
+    const client = new PaymentsClient({ apiKey, baseUrl: service.url });
+    const payment = await client.payments.create({
+      amount: 1700,
+      method: 'pix',
+      externalId: `order-rotated-${Date.now()}`,
+      customer: { name: 'Maria Silva', email: 'maria@example.com', document: '123.456.789-09' },
+    });
+    const mine = () => received.filter((e) => 'paymentId' in e.data && e.data.paymentId === payment.id);
+    const pending = await eventually(() => mine().find((e) => e.type === 'payment.pending'), 15_000);
+
+    const [delivery] = await service.admin.webhooks.listDeliveries({ endpointId, eventId: pending.id });
+    expect(delivery!.signedWith).toHaveLength(2);
+    const resent = await service.admin.webhooks.resend({ deliveryId: delivery!.id });
+    expect(resent.attemptHistory.at(-1)).toMatchObject({ trigger: 'resend', outcome: 'SENT', responseStatus: 200 });
+    expect(resent.attemptHistory.at(-1)!.responseExcerpt).toContain('"duplicate":true');
+    expect(mine().filter((e) => e.id === pending.id)).toHaveLength(1);
   });
 });

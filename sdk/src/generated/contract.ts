@@ -23,6 +23,105 @@ export type AuthTest = {
   };
 };
 
+export type CancelSubscriptionRequest = {
+  /** Default false. */
+  atPeriodEnd?: boolean;
+};
+
+export type CreatePaymentRequest = {
+  /**
+   * Integer amount in cents (minor units of BRL).
+   * exclusiveMinimum: 0
+   */
+  amount: number;
+  /**
+   * Only BRL.
+   * default: "BRL"
+   */
+  currency?: "BRL";
+  /** `pix` or `card`; upper case accepted, answered lower case. */
+  method: "pix" | "card" | "PIX" | "CARD";
+  customer: CustomerInput;
+  /**
+   * Your idempotency identifier, unique per environment.
+   * minLength: 1
+   * maxLength: 255
+   */
+  externalId: string;
+  /** Free JSON object for your own references: at most 4096 bytes serialized and 4 levels deep. Do not put personal data or secrets here. */
+  metadata?: {
+    [key: string]: JsonValue;
+  };
+  /**
+   * Where the gateway's hosted checkout sends the customer after paying, declining or abandoning it (the checkout of a card payment, or of a subscription on gateways that have one). An absolute `https://` URL; `http://` is accepted only for a loopback host (`localhost`, `127.0.0.1`, `[::1]`) in a sandbox environment. Passed to the gateway as it is; a gateway without a hosted checkout ignores it. Your page should read the payment's status from this API (or wait for the webhook), never from the return itself.
+   * maxLength: 2048
+   * format: uri
+   */
+  returnUrl?: string;
+  /** Card options; rejected when method is pix. */
+  card?: {
+    /**
+     * 1 to 24; gateway_a allows 1 to 12.
+     * minimum: 1
+     * maximum: 24
+     * default: 1
+     */
+    installments?: number;
+  };
+};
+
+export type CreateSubscriptionRequest = {
+  /**
+   * Integer amount in cents (minor units of BRL).
+   * exclusiveMinimum: 0
+   */
+  amount: number;
+  /**
+   * Only BRL.
+   * default: "BRL"
+   */
+  currency?: "BRL";
+  /** `monthly` or `yearly`; upper case accepted. */
+  interval: "monthly" | "yearly" | "MONTHLY" | "YEARLY";
+  /** 0 to 365, default 0. On gateway_c the real trial comes from the plan; this keeps the local status consistent. */
+  trialDays?: number | null;
+  customer: CustomerInput;
+  /**
+   * Your idempotency identifier, unique per environment.
+   * minLength: 1
+   * maxLength: 255
+   */
+  externalId: string;
+  /** Free JSON object for your own references: at most 4096 bytes serialized and 4 levels deep. Do not put personal data or secrets here. */
+  metadata?: {
+    [key: string]: JsonValue;
+  };
+  /**
+   * Where the gateway's hosted checkout sends the customer after paying, declining or abandoning it (the checkout of a card payment, or of a subscription on gateways that have one). An absolute `https://` URL; `http://` is accepted only for a loopback host (`localhost`, `127.0.0.1`, `[::1]`) in a sandbox environment. Passed to the gateway as it is; a gateway without a hosted checkout ignores it. Your page should read the payment's status from this API (or wait for the webhook), never from the return itself.
+   * maxLength: 2048
+   * format: uri
+   */
+  returnUrl?: string;
+  /** Accepted and ignored. */
+  card?: {
+    /**
+     * minimum: 1
+     * maximum: 24
+     */
+    installments?: number;
+  };
+  /** `gateway.gateway_c.planId` is required when SUBSCRIPTION routing resolves to gateway_c, ignored otherwise. */
+  gateway?: {
+    gateway_c?: {
+      /**
+       * minLength: 1
+       * maxLength: 255
+       */
+      planId: string;
+    };
+  };
+};
+
 export type Customer = {
   name: string | null;
   email: string | null;
@@ -37,6 +136,7 @@ export type CustomerInput = {
    */
   name: string;
   /**
+   * ASCII only, so its length in characters is its length in bytes.
    * maxLength: 255
    * format: email
    */
@@ -77,7 +177,7 @@ export type Health = {
 };
 
 /** Any JSON value. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | {
+export type JsonValue = string | number | boolean | null | unknown[] | {
   [key: string]: JsonValue;
 };
 
@@ -128,93 +228,6 @@ export type ValidationIssue = {
   message: string;
 };
 
-/** Request body of `POST /v1/payments`. */
-export type CreatePaymentRequest = {
-  /**
-   * Integer amount in cents (minor units of BRL).
-   * exclusiveMinimum: 0
-   */
-  amount: number;
-  /**
-   * Only BRL.
-   * default: "BRL"
-   */
-  currency?: "BRL";
-  /** `pix` or `card`; upper case accepted, answered lower case. */
-  method: "pix" | "card" | "PIX" | "CARD";
-  customer: CustomerInput;
-  /**
-   * Your idempotency identifier, unique per environment.
-   * minLength: 1
-   * maxLength: 255
-   */
-  externalId: string;
-  /** Free JSON object for your own references: at most 4096 bytes serialized and 4 levels deep. Do not put personal data or secrets here. */
-  metadata?: {
-    [key: string]: JsonValue;
-  };
-  /** Card options; rejected when method is pix. */
-  card?: {
-    /**
-     * 1 to 24; gateway_a allows 1 to 12.
-     * minimum: 1
-     * maximum: 24
-     * default: 1
-     */
-    installments?: number;
-  };
-};
-
-/** Request body of `POST /v1/subscriptions/{id}/cancel`. */
-export type CancelSubscriptionRequest = {
-  /** Default false. */
-  atPeriodEnd?: boolean;
-};
-
-/** Request body of `POST /v1/subscriptions`. */
-export type CreateSubscriptionRequest = {
-  /**
-   * Integer amount in cents (minor units of BRL).
-   * exclusiveMinimum: 0
-   */
-  amount: number;
-  /**
-   * Only BRL.
-   * default: "BRL"
-   */
-  currency?: "BRL";
-  /** `monthly` or `yearly`; upper case accepted. */
-  interval: "monthly" | "yearly" | "MONTHLY" | "YEARLY";
-  /** 0 to 365, default 0. On gateway_c the real trial comes from the plan; this keeps the local status consistent. */
-  trialDays?: number | null;
-  customer: CustomerInput;
-  /**
-   * Your idempotency identifier, unique per environment.
-   * minLength: 1
-   * maxLength: 255
-   */
-  externalId: string;
-  /** Free JSON object for your own references: at most 4096 bytes serialized and 4 levels deep. Do not put personal data or secrets here. */
-  metadata?: {
-    [key: string]: JsonValue;
-  };
-  /** Accepted and ignored. */
-  card?: {
-    /**
-     * minimum: 1
-     * maximum: 24
-     */
-    installments?: number;
-  };
-  /** `gateway.gateway_c.planId` is required when SUBSCRIPTION routing resolves to gateway_c, ignored otherwise. */
-  gateway?: {
-    gateway_c?: {
-      /** minLength: 1 */
-      planId: string;
-    };
-  };
-};
-
 /** Every operation of /v1 by operationId: how it is called, what it answers, which error codes it may return. */
 export interface Operations {
   "authTest": {
@@ -223,7 +236,7 @@ export interface Operations {
     successStatus: 200;
     request: never;
     response: AuthTest;
-    errors: "unauthorized" | "rate_limit_exceeded";
+    errors: "unauthorized" | "rate_limit_exceeded" | "internal_error";
   };
   "health": {
     method: "GET";
@@ -239,7 +252,7 @@ export interface Operations {
     successStatus: 200;
     request: never;
     response: Payment;
-    errors: "invalid_id" | "cannot_cancel_pix" | "unauthorized" | "not_found" | "cannot_cancel_paid" | "already_canceled" | "cannot_cancel_status" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
+    errors: "invalid_id" | "cannot_cancel_pix" | "unauthorized" | "not_found" | "cannot_cancel_status" | "cannot_cancel_paid" | "already_canceled" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
   };
   "payments-create": {
     method: "POST";
@@ -271,7 +284,7 @@ export interface Operations {
     successStatus: 200;
     request: never;
     response: Payment;
-    errors: "invalid_id" | "unauthorized" | "not_found" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
+    errors: "invalid_id" | "unauthorized" | "not_found" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
   };
   "subscriptions-cancel": {
     method: "POST";
@@ -279,7 +292,7 @@ export interface Operations {
     successStatus: 200;
     request: CancelSubscriptionRequest;
     response: Subscription;
-    errors: "invalid_json" | "invalid_input" | "unauthorized" | "not_found" | "already_canceled" | "missing_gateway_ref" | "action_not_implemented" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
+    errors: "invalid_json" | "invalid_input" | "unauthorized" | "not_found" | "already_canceled" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
   };
   "subscriptions-create": {
     method: "POST";
@@ -287,7 +300,7 @@ export interface Operations {
     successStatus: 201;
     request: CreateSubscriptionRequest;
     response: Subscription;
-    errors: "invalid_json" | "invalid_input" | "unauthorized" | "billing_inactive" | "billing_past_due" | "billing_incomplete" | "billing_canceled" | "billing_expired" | "no_routing_rule" | "provider_not_configured" | "provider_disabled" | "method_not_supported" | "action_not_implemented" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
+    errors: "invalid_json" | "invalid_input" | "unauthorized" | "billing_inactive" | "billing_past_due" | "billing_incomplete" | "billing_canceled" | "billing_expired" | "no_routing_rule" | "provider_not_configured" | "provider_disabled" | "method_not_supported" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
   };
   "subscriptions-findByExternalId": {
     method: "GET";
