@@ -4,6 +4,7 @@
  * variable; values are never echoed back, since some of them are secrets.
  */
 import { z } from 'zod';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMITS, DEFAULT_WEBHOOK_TIMEOUT_MS } from './contract/limits';
 
 const boolFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -25,6 +26,10 @@ const EnvSchema = z
     /** Embedded database kept in memory only (tests); ignored with DATABASE_URL. */
     DATABASE_IN_MEMORY: boolFromEnv.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** `pretty`: coloured lines for people; `json`: one JSON object per line. Default: pretty on a terminal outside production, else json. */
+    LOG_FORMAT: z.enum(['pretty', 'json'], { message: 'must be pretty or json' }).optional(),
+    /** Create the PostgreSQL database DATABASE_URL names when it does not exist (local use); otherwise a missing database stops the start. */
+    DATABASE_CREATE: boolFromEnv.default(false),
     /** Bearer token of the internal admin API used by the operator CLI; generated into DATA_DIR when absent outside production. */
     ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
     /** Base64 of 32 random bytes: encrypts gateway credentials and webhook signing secrets at rest; generated into DATA_DIR when absent outside production. */
@@ -34,18 +39,18 @@ const EnvSchema = z
       .optional(),
     /** Create the demo organization, project, sandbox environment and key on first start. */
     SEED_DEMO: boolFromEnv.optional(),
-    MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+    MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(DEFAULT_MAX_BODY_BYTES),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
     GATEWAY_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3_000),
     GATEWAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-    RATE_LIMIT_PAYMENTS_CREATE: perMinute(30),
-    RATE_LIMIT_PAYMENTS_SYNC: perMinute(10),
-    RATE_LIMIT_PAYMENTS_CANCEL: perMinute(10),
-    RATE_LIMIT_DEFAULT: perMinute(600),
+    RATE_LIMIT_PAYMENTS_CREATE: perMinute(DEFAULT_RATE_LIMITS.payments_create),
+    RATE_LIMIT_PAYMENTS_SYNC: perMinute(DEFAULT_RATE_LIMITS.payments_sync),
+    RATE_LIMIT_PAYMENTS_CANCEL: perMinute(DEFAULT_RATE_LIMITS.payments_cancel),
+    RATE_LIMIT_DEFAULT: perMinute(DEFAULT_RATE_LIMITS.default),
     /** Local development only: lets sandbox webhook endpoints use http:// and local or private addresses. Refused in production. */
     WEBHOOK_ALLOW_LOCAL_URLS: boolFromEnv.default(false),
-    /** Whole webhook delivery attempt (connect, headers); a 2xx later than this is a failure (spec 8: 8 s). */
-    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
+    /** Whole webhook delivery attempt (connect, headers); a 2xx later than this is a failure (the contract gives receivers 8 s). */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(DEFAULT_WEBHOOK_TIMEOUT_MS),
     /** Run the outbound webhook dispatcher in this process (false: an API-only node; another node delivers). */
     WEBHOOK_DISPATCHER: boolFromEnv.default(true),
     /** How often the dispatcher looks for committed events it was not told about (other nodes, restarts). */
@@ -81,6 +86,10 @@ export interface Config {
   database: { kind: 'postgresql'; url: string } | { kind: 'pglite'; dataDir: string | null };
   dataDir: string;
   logLevel: Env['LOG_LEVEL'];
+  /** Undefined: decided at start from whether stdout is a terminal (runtime/logger.ts). */
+  logFormat: 'pretty' | 'json' | undefined;
+  /** Create a missing PostgreSQL database at start (DATABASE_CREATE). */
+  databaseCreate: boolean;
   adminToken: string | undefined;
   masterKey: Buffer | undefined;
   seedDemo: boolean;
@@ -119,6 +128,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       : { kind: 'pglite', dataDir: env.DATABASE_IN_MEMORY ? null : `${env.DATA_DIR}/pg` },
     dataDir: env.DATA_DIR,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
+    databaseCreate: env.DATABASE_CREATE,
     adminToken: env.ADMIN_TOKEN,
     masterKey: env.MASTER_KEY ? Buffer.from(env.MASTER_KEY, 'base64') : undefined,
     seedDemo: env.SEED_DEMO ?? !env.DATABASE_URL,

@@ -2,9 +2,11 @@
 import './runtime/require-node';
 import { ensureDemoTenant } from './admin/demo-seed';
 import { ConfigError, loadConfig, type Config } from './config';
-import { createLogger } from './runtime/logger';
+import { resolve } from 'node:path';
+import { chooseLogFormat, createLogger } from './runtime/logger';
 import { startDemoGateways } from './runtime/demo-gateways';
-import { startService } from './runtime/service';
+import { startService, type RunningService } from './runtime/service';
+import { explainStartupFailure } from './runtime/startup';
 
 let config: Config;
 try {
@@ -17,16 +19,27 @@ try {
   throw error;
 }
 
-const log = createLogger(config.logLevel);
-const service = await startService(config, log);
+const log = createLogger(config.logLevel, undefined, chooseLogFormat(config.logFormat, config.env));
+let service: RunningService;
+try {
+  service = await startService(config, log);
+} catch (error) {
+  // A port in use, an unreachable database, a bad HOST or DATA_DIR: one line that says what to change, no stack.
+  const explained = explainStartupFailure(error, config);
+  if (!explained) throw error;
+  process.stderr.write(`${explained}\n`);
+  process.exit(1);
+}
 const demo = config.seedDemo ? await ensureDemoTenant(service.services) : null;
 if (demo) service.services.simulators = await startDemoGateways(service.services, demo.environmentId);
 
 const where = config.database.kind === 'postgresql' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.database.dataDir ?? 'memory'}`;
+const cli = operatorCommand(service.url);
 const lines = [
   '',
   `service-payments listening on ${service.url} (${where})`,
   `  contract:   ${service.url}/v1/openapi.json`,
+  `  reference:  ${service.url}/docs`,
 ];
 if (demo) {
   lines.push(
@@ -34,10 +47,10 @@ if (demo) {
     `  sandbox gateways: ${Object.entries(service.services.simulators ?? {}).map(([name, sim]) => `${name} ${sim.url}`).join(', ')}`,
     `  try: curl -H "Authorization: Bearer ${demo.apiKey}" ${service.url}/v1/auth/test`,
     `  a Pix: curl -H "Authorization: Bearer ${demo.apiKey}" ${service.url}/v1/payments -d '{"amount":1990,"method":"pix","externalId":"order-1","customer":{"name":"Maria Silva","email":"maria@example.com","document":"123.456.789-09"}}'`,
-    '  then pay it: npm run admin -- sim pay <pay_id>',
+    `  then pay it: ${cli} sim pay <pay_id>`,
   );
 }
-lines.push(`  operator CLI: npm run admin -- --help   (admin token in ${config.adminToken ? 'ADMIN_TOKEN' : `${config.dataDir}/admin-token`})`, '');
+lines.push(`  operator CLI: ${cli} --help   (admin token: ${config.adminToken ? 'ADMIN_TOKEN of this service' : resolve(config.dataDir, 'admin-token')})`, '');
 process.stdout.write(lines.join('\n') + '\n');
 
 let stopping = false;
@@ -54,4 +67,15 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       },
     );
   });
+}
+
+/** The operator CLI invocation that reaches this service: its URL when not the CLI's default, and where the token is. */
+function operatorCommand(url: string): string {
+  const quote = (value: string) => (/^[\w./:@-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
+  const prefix = config.adminToken
+    ? 'PAYMENTS_ADMIN_TOKEN="$ADMIN_TOKEN" '
+    : resolve(config.dataDir) === resolve('data')
+      ? ''
+      : `DATA_DIR=${quote(resolve(config.dataDir))} `;
+  return `${prefix}npx payments-admin${url === 'http://127.0.0.1:3000' ? '' : ` --url ${url}`}`;
 }

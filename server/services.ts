@@ -5,7 +5,7 @@ import type { Database } from './db/orm';
 import type { GatewayDirectory } from './domain/routing';
 import type { SecretBox } from './domain/secret-box';
 import type { GatewaySimulator } from './gateways';
-import type { RateLimiter } from './http/rate-limiter';
+import type { RateLimiter } from './domain/rate-limits';
 import type { WebhookRuntime } from './webhooks/runtime';
 
 /** The long-lived collaborators of one service process, built once at start-up. */

@@ -1,12 +1,14 @@
 /**
- * Operator procedures: the internal API behind the operator CLI (and a future
- * dashboard). Not part of /v1. Over HTTP it sits behind the admin token
- * (checked in admin/http.ts); in-process callers such as the demo seed call
- * it directly.
+ * Operator procedures: the internal API behind the operator CLI. Not part of
+ * /v1. Over HTTP it sits behind the admin token (checked in admin/http.ts);
+ * in-process callers such as the demo seed call it directly. The procedures
+ * only validate input and delegate to use cases in domain/ (and webhooks/ for
+ * outbound deliveries); a refused action comes back as an OperatorError.
  */
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { Logger } from 'pino';
 import type { EntityManager } from '../db/orm';
+import { OperatorError, type OperatorRefusal } from '../domain/operator-errors';
 import type { Services } from '../services';
 
 export interface AdminContext {
@@ -18,6 +20,20 @@ export interface AdminContext {
 export const adminContext = (services: Services, log: Logger = services.log): AdminContext => ({ log, em: services.db.fork(), services });
 
 export const adminT = initTRPC.context<AdminContext>().create();
-export const adminProcedure = adminT.procedure;
 
-export const notFound = (what: string, id: string) => new TRPCError({ code: 'NOT_FOUND', message: `${what} ${id} does not exist.` });
+const TRPC_CODE: Record<OperatorRefusal, TRPCError['code']> = {
+  not_found: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  invalid: 'BAD_REQUEST',
+  unavailable: 'PRECONDITION_FAILED',
+};
+
+const refusals = adminT.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof OperatorError) {
+    throw new TRPCError({ code: TRPC_CODE[result.error.cause.refusal], message: result.error.cause.message, cause: result.error.cause });
+  }
+  return result;
+});
+
+export const adminProcedure = adminT.procedure.use(refusals);

@@ -1,83 +1,44 @@
-/**
- * Driving the sandbox simulators that run inside the embedded demo service:
- * the operator says what the customer or the gateway did to one of our
- * payments, and the simulator does it and sends its webhook, like a real
- * gateway would.
- */
+/** The operator procedures that drive the sandbox simulators of the embedded demo (domain/sandbox.ts). */
 import { z } from 'zod';
-import { TRPCError } from '@trpc/server';
-import { GATEWAY_NAMES, type GatewayName } from '../contract/enums';
+import { RecordId } from '../contract/schemas/text';
+import { GATEWAY_NAMES } from '../contract/enums';
+import { WEBHOOK_EVENT_TYPES } from '../domain/event-types';
+import { PAYMENT_OUTCOMES, runningSimulators, simulatePayment, simulateSubscription, simulatorOf, SUBSCRIPTION_OUTCOMES, triggerEvent } from '../domain/sandbox';
 import { faultSchema, SIM_OPERATIONS } from '../gateways/simulator/faults';
-import type { Services } from '../services';
-import { Payment } from '../db/entities';
-import { Subscription } from '../db/entities/subscription';
-import { subscriptionBody } from '../domain/subscriptions/view';
-import { paymentBody } from '../domain/payments/view';
-import { adminProcedure, adminT as t, notFound } from './procedure';
-
-export const PAYMENT_OUTCOMES = ['pay', 'decline', 'expire'] as const;
-export const SUBSCRIPTION_OUTCOMES = ['complete-checkout', 'renew', 'charge-failure', 'past-due', 'end-trial'] as const;
-
-function simulatorOf(services: Services, gateway: GatewayName) {
-  const simulator = services.simulators?.[gateway];
-  if (!simulator) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: `No simulator of ${gateway} runs in this service; only the embedded demo runs them.` });
-  return simulator;
-}
+import { adminProcedure, adminT as t } from './procedure';
 
 export const simulatorsRouter = t.router({
-  list: adminProcedure.query(({ ctx }) =>
-    GATEWAY_NAMES.filter((gateway) => ctx.services.simulators?.[gateway]).map((gateway) => ({ gateway, url: ctx.services.simulators![gateway]!.url })),
-  ),
+  list: adminProcedure.query(({ ctx }) => runningSimulators(ctx.services)),
 
   payment: adminProcedure
-    .input(z.object({ paymentId: z.string(), outcome: z.enum(PAYMENT_OUTCOMES) }))
-    .mutation(async ({ ctx, input }) => {
-      const payment = await ctx.em.findOne(Payment, { id: input.paymentId });
-      if (!payment) throw notFound('Payment', input.paymentId);
-      const simulator = simulatorOf(ctx.services, payment.gateway);
-      if (!payment.gatewayRef) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: `Payment ${payment.id} is not registered at its gateway.` });
-      const act = { pay: simulator.payPayment, decline: simulator.declinePayment, expire: simulator.expirePayment }[input.outcome];
-      await act.call(simulator, payment.gatewayRef);
-      await simulator.flushWebhooks();
-      return paymentBody(await ctx.em.fork().findOneOrFail(Payment, { id: payment.id }));
-    }),
+    .input(z.strictObject({ paymentId: RecordId, outcome: z.enum(PAYMENT_OUTCOMES) }))
+    .mutation(({ ctx, input }) => simulatePayment(ctx.em, ctx.services, input.paymentId, input.outcome)),
 
   subscription: adminProcedure
-    .input(z.object({ subscriptionId: z.string(), outcome: z.enum(SUBSCRIPTION_OUTCOMES) }))
-    .mutation(async ({ ctx, input }) => {
-      const subscription = await ctx.em.findOne(Subscription, { id: input.subscriptionId });
-      if (!subscription) throw notFound('Subscription', input.subscriptionId);
-      const simulator = simulatorOf(ctx.services, subscription.gateway);
-      if (!subscription.gatewayRef) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: `Subscription ${subscription.id} is not registered at its gateway.` });
-      const ref = subscription.gatewayRef;
-      const act = {
-        'complete-checkout': () => simulator.completeCheckout(ref),
-        renew: () => simulator.renewSubscription(ref),
-        'charge-failure': () => simulator.failSubscriptionCharge(ref),
-        'past-due': () => simulator.markPastDue(ref),
-        'end-trial': () => simulator.endTrial(ref),
-      }[input.outcome];
-      await act();
-      await simulator.flushWebhooks();
-      return subscriptionBody(await ctx.em.fork().findOneOrFail(Subscription, { id: subscription.id }));
-    }),
+    .input(z.strictObject({ subscriptionId: RecordId, outcome: z.enum(SUBSCRIPTION_OUTCOMES) }))
+    .mutation(({ ctx, input }) => simulateSubscription(ctx.em, ctx.services, input.subscriptionId, input.outcome)),
 
   /** The next `times` calls of an operation misbehave (latency, hang, 5xx, 4xx, 422, malformed, lost answer). */
   fault: adminProcedure
-    .input(z.object({ gateway: z.enum(GATEWAY_NAMES), operation: z.enum(SIM_OPERATIONS), fault: faultSchema, times: z.int().min(1).max(1000).default(1) }))
+    .input(z.strictObject({ gateway: z.enum(GATEWAY_NAMES), operation: z.enum(SIM_OPERATIONS), fault: faultSchema, times: z.int().min(1).max(1000).default(1) }))
     .mutation(({ ctx, input }) => {
       simulatorOf(ctx.services, input.gateway).injectFault(input.operation, input.fault, input.times);
       return { gateway: input.gateway, operation: input.operation, fault: input.fault, times: input.times };
     }),
 
-  clearFaults: adminProcedure.input(z.object({ gateway: z.enum(GATEWAY_NAMES) })).mutation(({ ctx, input }) => {
+  clearFaults: adminProcedure.input(z.strictObject({ gateway: z.enum(GATEWAY_NAMES) })).mutation(({ ctx, input }) => {
     simulatorOf(ctx.services, input.gateway).clearFaults();
     return { gateway: input.gateway, cleared: true };
   }),
 
+  /** Produces an event of the given type in a sandbox environment (the only sandbox when none is named). */
+  trigger: adminProcedure
+    .input(z.strictObject({ eventType: z.enum(WEBHOOK_EVENT_TYPES), environmentId: RecordId.optional() }))
+    .mutation(({ ctx, input }) => triggerEvent(ctx.em, ctx.services, input)),
+
   /** Sends the last webhooks again, optionally newest first, to rehearse duplicates and disorder. */
   replay: adminProcedure
-    .input(z.object({ gateway: z.enum(GATEWAY_NAMES), last: z.int().min(1).max(1000).default(1), reverse: z.boolean().default(false) }))
+    .input(z.strictObject({ gateway: z.enum(GATEWAY_NAMES), last: z.int().min(1).max(1000).default(1), reverse: z.boolean().default(false) }))
     .mutation(async ({ ctx, input }) => {
       const sent = await simulatorOf(ctx.services, input.gateway).replayWebhooks({ last: input.last, reverse: input.reverse });
       return { gateway: input.gateway, replayed: sent.map((delivery) => delivery.event) };

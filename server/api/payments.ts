@@ -1,14 +1,17 @@
 import { z } from 'zod';
+import { ExternalIdQuery } from '../contract/schemas/common';
 import { CreatePaymentInput, Payment } from '../contract/schemas/payment';
-import { cancelPayment } from '../domain/payments/cancel';
-import { createPayment } from '../domain/payments/create';
-import { findPayment, findPaymentByExternalId } from '../domain/payments/lookup';
-import { syncPayment } from '../domain/payments/sync';
+import { CANCEL_PAYMENT, cancelPayment } from '../domain/payments/cancel';
+import { CREATE_PAYMENT, createPayment } from '../domain/payments/create';
+import { FIND_PAYMENT, FIND_PAYMENT_BY_EXTERNAL_ID, findPayment, findPaymentByExternalId } from '../domain/payments/lookup';
+import { SYNC_PAYMENT, syncPayment } from '../domain/payments/sync';
 import { paymentBody } from '../domain/payments/view';
-import { authedProcedure } from '../http/procedures';
+import { authedProcedure, markReplay } from './procedures';
+import { routeErrors } from './route-errors';
 
 const PaymentId = z.object({ id: z.string().meta({ description: 'Payment id, `pay_…`.' }) });
-const READ_ERRORS = ['invalid_id', 'unauthorized', 'not_found', 'rate_limit_exceeded', 'internal_error'] as const;
+/** Cancel and sync take no body: any field sent in one is unknown, and refused. */
+const PaymentIdNoBody = z.strictObject(PaymentId.shape);
 
 export const createPaymentProcedure = authedProcedure
   .meta({
@@ -18,23 +21,19 @@ export const createPaymentProcedure = authedProcedure
       tags: ['payments'],
       summary: 'Create a Pix or card payment',
       description:
-        'Idempotent by `externalId` per environment: repeating a create with the same `externalId` answers 201 with the existing payment, unchanged, and creates nothing at the gateway (decision 7). ' +
+        'Idempotent by `externalId` per environment: repeating a create with the same `externalId` answers 201 with the existing payment, unchanged, and creates nothing at the gateway; such an answer carries `Idempotent-Replayed: true`, and a different payload under a repeated `externalId` is logged, not applied. ' +
         'After a 502 the outcome at the gateway is unknown: repeat the same request (same `externalId`) and it completes with what the gateway actually did, never charging twice. ' +
         'Emits `payment.created`; a Pix that comes back with its code is `pending` at once and also emits `payment.pending`.',
       protect: true,
     },
     successStatus: 201,
     rateLimit: 'payments_create',
-    errors: [
-      'invalid_json', 'invalid_input', 'unauthorized',
-      'billing_inactive', 'billing_past_due', 'billing_incomplete', 'billing_canceled', 'billing_expired', 'billing_monthly_tx_limit_reached',
-      'no_routing_rule', 'provider_not_configured', 'provider_disabled', 'method_not_supported',
-      'rate_limit_exceeded', 'internal_error', 'gateway_error',
-    ],
+    idempotentCreate: true,
+    errors: routeErrors(CREATE_PAYMENT, { body: true }),
   })
   .input(CreatePaymentInput)
   .output(Payment)
-  .mutation(async ({ ctx, input }) => paymentBody(await createPayment(ctx, input)));
+  .mutation(async ({ ctx, input }) => paymentBody(markReplay(ctx, await createPayment(ctx, input))));
 
 export const getPaymentByExternalId = authedProcedure
   .meta({
@@ -46,16 +45,16 @@ export const getPaymentByExternalId = authedProcedure
       description: 'Reads the stored payment; never calls the gateway.',
       protect: true,
     },
-    errors: ['missing_query', 'unauthorized', 'not_found', 'rate_limit_exceeded', 'internal_error'],
+    errors: routeErrors(FIND_PAYMENT_BY_EXTERNAL_ID),
   })
-  .input(z.object({ externalId: z.string().optional().meta({ description: 'Your externalId; required.' }) }))
+  .input(ExternalIdQuery)
   .output(Payment)
   .query(async ({ ctx, input }) => paymentBody(await findPaymentByExternalId(ctx.em, ctx.principal.environment.id, input.externalId)));
 
 export const getPayment = authedProcedure
   .meta({
     openapi: { method: 'GET', path: '/v1/payments/{id}', tags: ['payments'], summary: 'Get a payment', description: 'Reads the stored payment; never calls the gateway.', protect: true },
-    errors: READ_ERRORS,
+    errors: routeErrors(FIND_PAYMENT),
   })
   .input(PaymentId)
   .output(Payment)
@@ -68,17 +67,13 @@ export const cancelPaymentProcedure = authedProcedure
       path: '/v1/payments/{id}/cancel',
       tags: ['payments'],
       summary: 'Cancel an unpaid card payment',
-      description: 'No request body. Checks in the order of decision 2. Cancel is not a refund: a paid payment cannot be canceled. Emits `payment.canceled`.',
+      description: 'No request body. Checks, in order: not found → 404; method `pix` → 400 `cannot_cancel_pix`; `paid` → 409 `cannot_cancel_paid`; `canceled`, `expired`, `failed` → 409 `already_canceled` with `status`; `processing` → 409 `cannot_cancel_status` with `status`; no `gatewayRef` → 409 `missing_gateway_ref`. Cancel is not a refund: a paid payment cannot be canceled. Emits `payment.canceled`.',
       protect: true,
     },
     rateLimit: 'payments_cancel',
-    errors: [
-      'invalid_id', 'cannot_cancel_pix', 'unauthorized', 'not_found',
-      'cannot_cancel_paid', 'already_canceled', 'cannot_cancel_status', 'missing_gateway_ref', 'provider_not_configured',
-      'rate_limit_exceeded', 'internal_error', 'not_implemented', 'gateway_error',
-    ],
+    errors: routeErrors(CANCEL_PAYMENT),
   })
-  .input(PaymentId)
+  .input(PaymentIdNoBody)
   .output(Payment)
   .mutation(async ({ ctx, input }) => paymentBody(await cancelPayment(ctx, input.id)));
 
@@ -93,8 +88,8 @@ export const syncPaymentProcedure = authedProcedure
       protect: true,
     },
     rateLimit: 'payments_sync',
-    errors: ['invalid_id', 'unauthorized', 'not_found', 'missing_gateway_ref', 'provider_not_configured', 'rate_limit_exceeded', 'internal_error', 'not_implemented', 'gateway_error'],
+    errors: routeErrors(SYNC_PAYMENT),
   })
-  .input(PaymentId)
+  .input(PaymentIdNoBody)
   .output(Payment)
   .mutation(async ({ ctx, input }) => paymentBody(await syncPayment(ctx, input.id)));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AuthTest, Health } from '../contract/schemas/platform';
-import { authedProcedure, publicProcedure } from '../http/procedures';
+import { authedProcedure, publicProcedure } from './procedures';
+import { routeErrors } from './route-errors';
 
 export const health = publicProcedure
   .meta({
@@ -14,7 +15,7 @@ export const health = publicProcedure
 export const authTest = authedProcedure
   .meta({
     openapi: { method: 'GET', path: '/v1/auth/test', tags: ['platform'], summary: 'Check an API key', description: 'Validates the API key and tells which organization, project and environment it belongs to. Does not consume the payment rate limits and calls no gateway.', protect: true },
-    errors: ['unauthorized', 'rate_limit_exceeded'],
+    errors: routeErrors(null),
   })
   .input(z.void())
   .output(AuthTest)

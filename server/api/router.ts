@@ -1,4 +1,4 @@
-import { t } from '../http/trpc';
+import { t } from './trpc';
 import { cancelPaymentProcedure, createPaymentProcedure, getPayment, getPaymentByExternalId, syncPaymentProcedure } from './payments';
 import { authTest, health } from './platform';
 import { cancelSubscriptionProcedure, createSubscriptionProcedure, getSubscription, getSubscriptionByExternalId } from './subscriptions';

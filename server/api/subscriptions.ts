@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { CreateSubscriptionInput, Subscription } from '../contract/schemas/subscription';
-import { cancelSubscription } from '../domain/subscriptions/cancel';
-import { createSubscription } from '../domain/subscriptions/create';
-import { findSubscription, findSubscriptionByExternalId } from '../domain/subscriptions/lookup';
+import { ExternalIdQuery } from '../contract/schemas/common';
+import { CancelSubscriptionInput, CreateSubscriptionInput, Subscription } from '../contract/schemas/subscription';
+import { CANCEL_SUBSCRIPTION, cancelSubscription } from '../domain/subscriptions/cancel';
+import { CREATE_SUBSCRIPTION, createSubscription } from '../domain/subscriptions/create';
+import { FIND_SUBSCRIPTION, FIND_SUBSCRIPTION_BY_EXTERNAL_ID, findSubscription, findSubscriptionByExternalId } from '../domain/subscriptions/lookup';
 import { subscriptionBody } from '../domain/subscriptions/view';
-import { authedProcedure } from '../http/procedures';
+import { authedProcedure, markReplay } from './procedures';
+import { routeErrors } from './route-errors';
 
 export const createSubscriptionProcedure = authedProcedure
   .meta({
@@ -14,29 +16,25 @@ export const createSubscriptionProcedure = authedProcedure
       tags: ['subscriptions'],
       summary: 'Create a card subscription',
       description:
-        'Subscriptions are card-only and routed by the SUBSCRIPTION rule (decision 3). Initial status `trialing` when `trialDays > 0`, else `active`. ' +
-        'Idempotent by `externalId` per environment, like payments. On gateway_c the subscription starts as a checkout link (`gatewayRef` `pl_…`, `checkoutUrl`) and ' +
+        'Subscriptions are card-only and routed by the SUBSCRIPTION rule. Initial status `trialing` when `trialDays > 0`, else `active`. ' +
+        'Idempotent by `externalId` per environment, like payments (a repeat answers 201 with the existing subscription and `Idempotent-Replayed: true`). On gateway_c the subscription starts as a checkout link (`gatewayRef` `pl_…`, `checkoutUrl`) and ' +
         '`subscription.created` is sent when the customer completes checkout and `gatewayRef` becomes `sub_…`; elsewhere it is sent at once.',
       protect: true,
     },
     successStatus: 201,
-    errors: [
-      'invalid_json', 'invalid_input', 'unauthorized',
-      'billing_inactive', 'billing_past_due', 'billing_incomplete', 'billing_canceled', 'billing_expired',
-      'no_routing_rule', 'provider_not_configured', 'provider_disabled', 'method_not_supported', 'action_not_implemented',
-      'rate_limit_exceeded', 'internal_error', 'gateway_error',
-    ],
+    idempotentCreate: true,
+    errors: routeErrors(CREATE_SUBSCRIPTION, { body: true }),
   })
   .input(CreateSubscriptionInput)
   .output(Subscription)
-  .mutation(async ({ ctx, input }) => subscriptionBody(await createSubscription(ctx, input)));
+  .mutation(async ({ ctx, input }) => subscriptionBody(markReplay(ctx, await createSubscription(ctx, input))));
 
 export const getSubscriptionByExternalId = authedProcedure
   .meta({
     openapi: { method: 'GET', path: '/v1/subscriptions', tags: ['subscriptions'], summary: 'Find a subscription by externalId', description: 'Stored record only; no gateway call.', protect: true },
-    errors: ['missing_query', 'unauthorized', 'not_found', 'rate_limit_exceeded', 'internal_error'],
+    errors: routeErrors(FIND_SUBSCRIPTION_BY_EXTERNAL_ID),
   })
-  .input(z.object({ externalId: z.string().optional().meta({ description: 'Your externalId; required.' }) }))
+  .input(ExternalIdQuery)
   .output(Subscription)
   .query(async ({ ctx, input }) => subscriptionBody(await findSubscriptionByExternalId(ctx.em, ctx.principal.environment.id, input.externalId)));
 
@@ -47,10 +45,10 @@ export const getSubscription = authedProcedure
       path: '/v1/subscriptions/{id}',
       tags: ['subscriptions'],
       summary: 'Get a subscription',
-      description: 'Stored record only; there is no sync for subscriptions. A malformed id is 404 `not_found` (decision 4).',
+      description: 'Stored record only; there is no sync for subscriptions. A malformed id is 404 `not_found` (unlike payments, whose routes answer 400 `invalid_id`).',
       protect: true,
     },
-    errors: ['unauthorized', 'not_found', 'rate_limit_exceeded', 'internal_error'],
+    errors: routeErrors(FIND_SUBSCRIPTION),
   })
   .input(z.object({ id: z.string() }))
   .output(Subscription)
@@ -66,12 +64,14 @@ export const cancelSubscriptionProcedure = authedProcedure
       description:
         'Optional JSON body `{"atPeriodEnd": boolean}`; no body or an empty body means false. false cancels now (`canceled`, `canceledAt`, `subscription.canceled`). ' +
         'true (gateway_b only; elsewhere 400 `invalid_input` on `atPeriodEnd`) keeps the status until the cycle ends and sets `cancelAtPeriodEnd`; ' +
-        '`subscription.canceled` is sent when the cancel takes effect. 409 `missing_gateway_ref` when the subscription was never synchronized with its gateway ' +
-        '(for example a gateway_c checkout that was never completed).',
+        '`subscription.canceled` is sent when the cancel takes effect. A gateway_c subscription whose customer never completed checkout (`gatewayRef` `pl_…`) is ' +
+        'canceled by deactivating its checkout link, which can then no longer be paid; it has no period yet, so `atPeriodEnd: true` is 400 `invalid_input`. ' +
+        'If the customer completes that checkout at the very moment of the cancel, the gateway subscription that appears is canceled at once and no ' +
+        '`subscription.created` follows. 409 `missing_gateway_ref` while the create has not been registered at the gateway yet (repeat the create).',
       protect: true,
     },
-    errors: ['invalid_json', 'invalid_input', 'unauthorized', 'not_found', 'already_canceled', 'missing_gateway_ref', 'action_not_implemented', 'provider_not_configured', 'rate_limit_exceeded', 'internal_error', 'gateway_error'],
+    errors: routeErrors(CANCEL_SUBSCRIPTION, { body: true }),
   })
-  .input(z.object({ id: z.string(), atPeriodEnd: z.boolean().optional().meta({ description: 'Default false.' }) }))
+  .input(CancelSubscriptionInput)
   .output(Subscription)
   .mutation(async ({ ctx, input }) => subscriptionBody(await cancelSubscription(ctx, input.id, input.atPeriodEnd ?? false)));

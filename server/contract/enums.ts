@@ -1,4 +1,4 @@
-/** Value sets named by the public contract (spec sections 1, 2 and 6). */
+/** Value sets named by the public contract: methods, gateways, statuses, intervals. */
 export const GATEWAY_NAMES = ['gateway_a', 'gateway_b', 'gateway_c'] as const;
 export type GatewayName = (typeof GATEWAY_NAMES)[number];
 

@@ -1,7 +1,7 @@
 /**
- * The one error catalogue of the public contract (spec section 7.2).
+ * The one error catalogue of the public contract.
  * Every error the service answers with is an ApiError built here; the HTTP
- * layer turns it into exactly `{ error, message?, ...extra }` (decision 1).
+ * layer turns it into exactly `{ error, message?, ...extra }`.
  */
 import type { GatewayName, PaymentMethod } from './enums';
 
@@ -103,7 +103,7 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
     this.extra = { ...(extra ?? {}) };
   }
 
-  /** The response body of decision 1: the code, the message, and only the spec's extra fields. */
+  /** The response body: the code, the message, and only the extra fields named for that code. */
   toBody(): Record<string, unknown> {
     const body: Record<string, unknown> = { error: this.code, message: this.message };
     for (const field of ERROR_CATALOGUE[this.code].extra) {

@@ -2,21 +2,28 @@
  * The OpenAPI 3.1 document of /v1, generated from the tRPC procedures and then
  * completed with what the generator cannot know: 201 statuses, the contract's
  * one error body and which codes each route answers, rate-limit and request-id
- * headers, and the readings of the contract.
+ * headers, the readings of the contract, named request bodies, examples
+ * (examples.ts), tags, the root security requirement, licence and contact.
+ * The result passes Redocly's and Spectral's OpenAPI rules, and
+ * openapi-typescript turns it into types that compile under `tsc --strict`
+ * (test/contract/tooling.test.ts).
  */
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { AnyRouter } from '@trpc/server';
 import type { HeaderObject, SchemaObject } from 'openapi3-ts/oas31';
 import { GATEWAY_NAMES, PAYMENT_METHODS } from './enums';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors';
-import { CONTRACT_READINGS } from './decisions';
+import { errorExample, REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from './examples';
+import { CONTRACT_READINGS } from './readings';
 
 type Operation = {
   operationId?: string;
+  tags?: string[];
   security?: unknown[];
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown; examples?: unknown }> } | { $ref: string };
   responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
 };
-type RouteMeta = { openapi?: { method: string; path: string }; successStatus?: number; errors?: readonly string[]; rateLimit?: string };
+type RouteMeta = { openapi?: { method: string; path: string }; successStatus?: number; errors?: readonly string[]; rateLimit?: string; idempotentCreate?: true };
 
 const ERROR_RESPONSE_SCHEMA: SchemaObject = {
   type: 'object',
@@ -46,12 +53,16 @@ const VALIDATION_ISSUE_SCHEMA: SchemaObject = {
   },
 };
 
-const HEADERS: Record<'X-Request-Id' | 'X-RateLimit-Limit' | 'X-RateLimit-Remaining' | 'X-RateLimit-Reset' | 'Retry-After', HeaderObject> = {
+const HEADERS: Record<'X-Request-Id' | 'X-RateLimit-Limit' | 'X-RateLimit-Remaining' | 'X-RateLimit-Reset' | 'Retry-After' | 'Idempotent-Replayed', HeaderObject> = {
   'X-Request-Id': { description: 'Id of this request, also in the service logs.', schema: { type: 'string' } },
   'X-RateLimit-Limit': { description: 'Requests allowed per one-minute window for this key and route.', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'Unix time in seconds when the current window resets.', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+  'Idempotent-Replayed': {
+    description: '`true` when the answer is a resource that already existed for this `externalId` (nothing new was created); absent on a new resource.',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 
 function headerRefs(names: (keyof typeof HEADERS)[]): Record<string, unknown> {
@@ -77,11 +88,93 @@ function errorResponses(codes: readonly string[], authenticated: boolean): Opera
           schema: {
             allOf: [{ $ref: '#/components/schemas/ErrorResponse' }, { type: 'object', properties: { error: { type: 'string', enum: list } } }],
           },
+          examples: Object.fromEntries(list.map((code) => [code, errorExample(code)])),
         },
       },
     };
   }
   return responses;
+}
+
+/**
+ * Any JSON value (metadata values). The array branch leaves its items open
+ * instead of pointing back at JsonValue: the items of a JSON array are JSON
+ * values anyway, and a self-reference through an array is the one recursion
+ * openapi-typescript's output cannot express under \`tsc --strict\` (TS2502);
+ * the object branch keeps the recursion.
+ */
+const JSON_VALUE_SCHEMA: SchemaObject = {
+  description: 'Any JSON value.',
+  anyOf: [
+    { type: 'string' },
+    { type: 'number' },
+    { type: 'boolean' },
+    { type: 'null' },
+    { type: 'array', items: {}, description: 'A JSON array; its items are JSON values.' },
+    { type: 'object', additionalProperties: { $ref: '#/components/schemas/JsonValue' } },
+  ],
+};
+
+const TAGS = [
+  { name: 'platform', description: 'Liveness and API key checks.' },
+  { name: 'payments', description: 'Pix and card payments: create (idempotent by `externalId`), read, cancel an unpaid card payment, refresh from the gateway.' },
+  { name: 'subscriptions', description: 'Card subscriptions: create (idempotent by `externalId`), read, cancel now or at the end of the period.' },
+];
+
+/** Request body component names by operation id. */
+const REQUEST_BODY_NAMES: Record<string, string> = {
+  'payments-create': 'CreatePaymentRequest',
+  'subscriptions-create': 'CreateSubscriptionRequest',
+  'subscriptions-cancel': 'CancelSubscriptionRequest',
+};
+
+/**
+ * The generator names a recursive schema after a counter (`__schema0`) and
+ * makes the component that carries its id a bare reference to it; both
+ * become the one JsonValue component.
+ */
+function nameJsonValue(document: OpenAPIObject): OpenAPIObject {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, { $ref?: string }>;
+  const anonymous = schemas.JsonValue?.$ref?.replace('#/components/schemas/', '');
+  let text = JSON.stringify(document);
+  if (anonymous?.startsWith('__schema')) text = text.replaceAll(`"#/components/schemas/${anonymous}"`, '"#/components/schemas/JsonValue"');
+  const renamed = JSON.parse(text) as OpenAPIObject;
+  const components = renamed.components!.schemas as Record<string, unknown>;
+  if (anonymous) delete components[anonymous];
+  components.JsonValue = JSON_VALUE_SCHEMA;
+  return renamed;
+}
+
+/** Moves each inline request body schema into a named component, with its examples, and refers to it. */
+function nameRequestBodies(document: OpenAPIObject): void {
+  const schemas = document.components!.schemas as Record<string, unknown>;
+  const requestBodies: Record<string, unknown> = {};
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, Operation>)) {
+      const body = operation.requestBody;
+      const name = REQUEST_BODY_NAMES[operation.operationId ?? ''];
+      if (!body || '$ref' in body || !name) continue;
+      const json = body.content?.['application/json'];
+      if (!json?.schema) continue;
+      schemas[name] = json.schema;
+      // An empty body is accepted where every field is optional (the subscription cancel).
+      const required = operation.operationId !== 'subscriptions-cancel';
+      requestBodies[name] = {
+        required,
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` }, examples: REQUEST_EXAMPLES[name] } },
+      };
+      operation.requestBody = { $ref: `#/components/requestBodies/${name}` };
+    }
+  }
+  document.components!.requestBodies = requestBodies as never;
+}
+
+/** An example for a success response whose schema is a named component. */
+function successExamples(success: { content?: Record<string, unknown> }): void {
+  const json = success.content?.['application/json'] as { schema?: { $ref?: string }; examples?: unknown } | undefined;
+  const name = json?.schema?.$ref?.replace('#/components/schemas/', '');
+  const example = name ? RESPONSE_EXAMPLES[name] : undefined;
+  if (json && name && example) json.examples = { [name.charAt(0).toLowerCase() + name.slice(1)]: example };
 }
 
 function metaByRoute(router: AnyRouter): Map<string, RouteMeta> {
@@ -113,11 +206,15 @@ export function buildOpenApiDocument(router: AnyRouter, baseUrl: string): OpenAP
       const meta = routes.get(`${method} ${path}`);
       if (!meta) continue;
       const authenticated = Array.isArray(value.security) && value.security.length > 0;
+      // The root requires the API key; a public route says so explicitly.
+      if (!authenticated) value.security = [];
       const success = value.responses['200'];
+      if (success) successExamples(success);
       const responses: Operation['responses'] = {};
       if (success) {
         const headers: (keyof typeof HEADERS)[] = ['X-Request-Id'];
         if (authenticated) headers.push('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
+        if (meta.idempotentCreate) headers.push('Idempotent-Replayed');
         responses[String(meta.successStatus ?? 200)] = { ...success, headers: headerRefs(headers) };
       }
       value.responses = { ...responses, ...errorResponses(meta.errors ?? [], authenticated) };
@@ -131,5 +228,19 @@ export function buildOpenApiDocument(router: AnyRouter, baseUrl: string): OpenAP
     schemas: { ...schemas, ErrorResponse: ERROR_RESPONSE_SCHEMA, ValidationIssue: VALIDATION_ISSUE_SCHEMA },
     headers: HEADERS,
   };
-  return document;
+  nameRequestBodies(document);
+  const completed = nameJsonValue(document);
+  return {
+    openapi: completed.openapi,
+    info: {
+      ...completed.info,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      contact: { name: 'Payments API support', url: `${baseUrl.replace(/\/$/, '')}/docs` },
+    },
+    servers: [{ url: baseUrl, description: 'This service (its PUBLIC_BASE_URL).' }],
+    security: [{ bearerAuth: [] }],
+    tags: TAGS,
+    paths: completed.paths,
+    components: completed.components,
+  };
 }

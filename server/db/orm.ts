@@ -45,10 +45,16 @@ interface OpenedOrm {
   close(): Promise<void>;
 }
 
-async function openOrm(database: Config['database'], logger: (message: string) => void): Promise<OpenedOrm> {
+async function openOrm(database: Config['database'], logger: (message: string) => void, create: boolean): Promise<OpenedOrm> {
   const options = { ...baseOptions, logger };
   if (database.kind === 'postgresql') {
-    const orm = await PostgreSqlMikroORM.init({ ...options, clientUrl: database.url });
+    // A missing database is an error unless creating it was asked for (DATABASE_CREATE): a typo must not create a new one.
+    // The migrator creates a missing database on its own, so the database is asked first (PostgreSQL answers 3D000).
+    const orm = await PostgreSqlMikroORM.init({ ...options, clientUrl: database.url, ensureDatabase: create });
+    if (!create) await orm.em.getConnection().execute('select 1').catch(async (error: unknown) => {
+      await orm.close(true);
+      throw error;
+    });
     return { em: orm.em as unknown as EntityManager, migrate: () => orm.migrator.up(), close: () => orm.close(true) };
   }
   if (database.dataDir) mkdirSync(database.dataDir, { recursive: true });
@@ -58,10 +64,10 @@ async function openOrm(database: Config['database'], logger: (message: string) =
 
 export async function openDatabase(
   database: Config['database'],
-  options: { migrate?: boolean; logger?: (message: string) => void } = {},
+  options: { migrate?: boolean; logger?: (message: string) => void; create?: boolean } = {},
 ): Promise<Database> {
   // MikroORM's own messages (migrations applied) go to the service log, not to stdout.
-  const orm = await openOrm(database, options.logger ?? (() => {}));
+  const orm = await openOrm(database, options.logger ?? (() => {}), options.create ?? false);
   if (options.migrate !== false) await orm.migrate();
   return { kind: database.kind, root: orm.em, fork: () => orm.em.fork(), close: () => orm.close() };
 }

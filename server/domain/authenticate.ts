@@ -1,18 +1,21 @@
 /**
- * Resolves `Authorization: Bearer <key>` (spec section 5) to the key and its
+ * Resolves `Authorization: Bearer <key>` to the key and its
  * tenancy. Every failure is the same 401 `unauthorized`; only the message says
  * which check failed, and never echoes the key.
  */
 import { ApiError } from '../contract/errors';
 import { ApiKey } from '../db/entities';
 import type { EntityManager } from '../db/orm';
-import type { Principal } from '../http/context';
+import type { Principal } from './principal';
 import { hashApiKey, kindOfApiKey } from './api-keys';
+import { raises } from './raises';
 
 /** Exactly the bearer keyword, one space, and a token without whitespace. */
 const BEARER = /^Bearer ([^\s]+)$/;
 /** Writing last-used time on every request would turn reads into writes; once a minute is precise enough. */
 const LAST_USED_PRECISION_MS = 60_000;
+
+export const AUTHENTICATE = raises(['unauthorized']);
 
 export async function authenticate(em: EntityManager, header: string | undefined, now: Date): Promise<Principal> {
   if (!header) throw new ApiError('unauthorized', {}, 'Missing Authorization header; send "Authorization: Bearer <API key>".');

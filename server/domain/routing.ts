@@ -9,6 +9,7 @@ import { ApiError } from '../contract/errors';
 import { GatewayAccount, RoutingRule } from '../db/entities';
 import type { EntityManager } from '../db/orm';
 import { createGatewayAdapter, gatewayCapabilities, type GatewayAdapter, type GatewayTimeouts } from '../gateways';
+import { raises } from './raises';
 import type { SecretBox } from './secret-box';
 
 const CACHE_TTL_MS = 5_000;
@@ -34,7 +35,12 @@ export interface Route {
   adapter: GatewayAdapter;
 }
 
-/** The payment method a routing method charges with: subscriptions are card-only (decision 3). */
+/** What routing a new resource can answer with. */
+export const ROUTE_NEW = raises(['no_routing_rule', 'provider_not_configured', 'provider_disabled', 'method_not_supported']);
+/** What reaching the gateway of an existing resource can answer with. */
+export const ROUTE_EXISTING = raises(['provider_not_configured']);
+
+/** The payment method a routing method charges with: subscriptions are card-only. */
 export const methodOfRoute = (method: RoutingMethod): PaymentMethod => (method === 'PIX' ? 'pix' : 'card');
 
 export class GatewayDirectory {

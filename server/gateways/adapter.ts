@@ -44,6 +44,14 @@ export interface CreatePaymentInput {
   /** Card only; 1 when absent. */
   installments?: number;
   description?: string;
+  /**
+   * Absolute http(s) URL of the shop: after paying or declining at the
+   * gateway-hosted checkout (card), the customer is sent back there with a
+   * 303, the gateway adding its own outcome parameters (see each PROTOCOL.md).
+   * A hint for the customer's browser only: the state still comes from the
+   * gateway (getPayment, webhooks). Absent: the hosted page shows the result.
+   */
+  returnUrl?: string | null;
 }
 
 export interface PixCode {
@@ -84,6 +92,16 @@ export interface CreateSubscriptionInput {
   customer: GatewayCustomer;
   /** Required when capabilities.planIdRequired (gateway_c); ignored elsewhere. */
   planId?: string | null;
+  /** Where the hosted subscription checkout sends the customer back; as CreatePaymentInput.returnUrl. */
+  returnUrl?: string | null;
+}
+
+/** A plan kept at the gateway: on gateways whose subscriptions follow a plan, it fixes the price and the interval. */
+export interface GatewayPlan {
+  planId: string;
+  amount: number;
+  interval: SubscriptionInterval;
+  trialDays: number;
 }
 
 export interface SubscriptionSnapshot {
@@ -97,6 +115,23 @@ export interface SubscriptionSnapshot {
   trialEndsAt: string | null;
   cancelAtPeriodEnd: boolean;
   canceledAt: string | null;
+}
+
+/**
+ * What deactivating a subscription's checkout link found (gateway_c).
+ * - `deactivated`: the link takes no card any more (deactivated now, or it
+ *   already was, or it expired); `subscription` is the link's snapshot,
+ *   `status: 'canceled'`, `gatewayRef` the `pl_`.
+ * - `completed`: the customer finished checkout first; `subscription` is the
+ *   real subscription (`gatewayRef` `sub_…`, not canceled). Cancel it with
+ *   cancelSubscription when the cancel still stands.
+ * A checkout that completes in the same instant as a deactivation that
+ * answered `deactivated` still produces a `sub_`, announced by a
+ * `subscription_checkout_completed` event: cancel that one when it arrives.
+ */
+export interface CheckoutDeactivation {
+  outcome: 'deactivated' | 'completed';
+  subscription: SubscriptionSnapshot;
 }
 
 export interface CancelSubscriptionOptions {
@@ -153,6 +188,20 @@ export interface GatewayAdapter {
   createSubscription(input: CreateSubscriptionInput): Promise<SubscriptionSnapshot>;
   getSubscription(gatewayRef: string): Promise<SubscriptionSnapshot>;
   cancelSubscription(gatewayRef: string, options: CancelSubscriptionOptions): Promise<SubscriptionSnapshot>;
+  /**
+   * The plan with this id, or null when the gateway has no such plan. Present
+   * exactly where capabilities.planIdRequired (gateway_c); gateways without
+   * plans leave it undefined (their subscriptions carry their own price).
+   */
+  getPlan?(planId: string): Promise<GatewayPlan | null>;
+  /**
+   * Closes the checkout link of a subscription whose gatewayRef is still the
+   * link (`pl_…`) so the customer can no longer complete it. Present where
+   * subscriptions start as a checkout link (gateway_c); undefined elsewhere.
+   * Safe to repeat. Throws ApiError `gateway_error` when the ref is not a
+   * subscription checkout link or the gateway fails.
+   */
+  deactivateSubscriptionCheckout?(checkoutRef: string): Promise<CheckoutDeactivation>;
   /**
    * Authenticates, then normalizes. Throws WebhookRejectedError when the
    * request is not genuine or unreadable; may throw ApiError `gateway_error`

@@ -11,8 +11,12 @@ import { v1Router } from '../api/router';
 import { ApiError } from '../contract/errors';
 import { buildOpenApiDocument } from '../contract/openapi';
 import type { Services } from '../services';
-import { createContextFactory } from './context';
+import { createContextFactory } from '../api/context';
+import { LISTEN_PATH } from '../webhooks/listen-protocol';
+import { webhookListenStream } from '../webhooks/listen-stream';
 import { contractErrorBodies } from './error-bodies';
+import { docsPage } from './docs-page';
+import { originFormOnly } from './edge';
 import { isUnexpected, toApiError } from './error-translation';
 import './express-augment';
 import { inboundWebhooks } from './inbound-webhooks';
@@ -29,20 +33,29 @@ const successStatusByPath = new Map<string, number>(
   ]),
 );
 
-export function createApp(services: Services, options: { baseUrl: string; adminToken: string }): express.Express {
+export function createApp(services: Services, options: { adminToken: string }): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   app.use(requestLog(services.log));
+  app.use(originFormOnly);
 
-  const openApi = buildOpenApiDocument(v1Router, options.baseUrl);
-  const openApiJson = JSON.stringify(openApi, null, 2);
-  const openApiYaml = toYaml(openApi);
-  app.get('/v1/openapi.json', (_req, res) => void res.type('application/json').send(openApiJson));
-  app.get('/v1/openapi.yaml', (_req, res) => void res.type('application/yaml').send(openApiYaml));
+  // Built on first use: with PORT=0 the address the document names is known only once the port is bound.
+  let contract: { json: string; yaml: string } | undefined;
+  const served = () => {
+    if (!contract) {
+      const document = buildOpenApiDocument(v1Router, services.publicUrl());
+      contract = { json: JSON.stringify(document, null, 2), yaml: toYaml(document) };
+    }
+    return contract;
+  };
+  app.get('/v1/openapi.json', (_req, res) => void res.type('application/json').send(served().json));
+  app.get('/v1/openapi.yaml', (_req, res) => void res.type('application/yaml').send(served().yaml));
+  docsPage(app);
 
   const createContext = createContextFactory(services);
   app.use('/internal/trpc', adminHttpHandler(services, options.adminToken));
+  app.get(LISTEN_PATH, webhookListenStream(services, options.adminToken));
 
   app.use(inboundWebhooks(services));
 
@@ -67,8 +80,15 @@ export function createApp(services: Services, options: { baseUrl: string; adminT
 
   // Anything that escaped the adapter: answer in the contract's shape, leak nothing.
   const lastResort: ErrorRequestHandler = (error, req, res, _next) => {
-    req.log.error({ err: error }, 'unhandled error');
     if (res.headersSent) return res.end();
+    // A request express itself refused (a path parameter that is not valid percent-encoding, a body it could not read).
+    const status = Number((error as { status?: unknown })?.status);
+    if (status >= 400 && status < 500) {
+      req.log.warn({ err: error }, 'malformed request refused');
+      res.status(400).json(new ApiError('invalid_input', { issues: [{ path: [], message: 'malformed request' }] }).toBody());
+      return;
+    }
+    (req.log ?? services.log).error({ err: error }, 'unhandled error');
     res.status(500).json(new ApiError('internal_error').toBody());
   };
   app.use(lastResort);

@@ -1,6 +1,6 @@
 /**
  * Turns whatever a request failed with into the contract's ApiError
- * (decision 1): our own ApiErrors pass through, Zod input failures become
+ * (`{error, message?, ...}` and nothing else): our own ApiErrors pass through, Zod input failures become
  * `invalid_input` with `{path, message}` issues, and anything unexpected
  * becomes a bare `internal_error` that leaks nothing.
  */
@@ -9,10 +9,12 @@ import { ZodError } from 'zod';
 import { ApiError, isApiError, type ValidationIssue } from '../contract/errors';
 
 export function issuesFromZod(error: ZodError): ValidationIssue[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment)),
-    message: issue.message,
-  }));
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment));
+    // An unknown field is reported at its own path, one issue per field, so the caller sees exactly what to remove.
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: [...path, key], message: 'is not a known field' }));
+    return [{ path, message: issue.message }];
+  });
 }
 
 const memo = new WeakMap<object, ApiError>();

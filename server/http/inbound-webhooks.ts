@@ -7,10 +7,13 @@
  */
 import express, { type Router } from 'express';
 import { isApiError } from '../contract/errors';
+import { TEXT_LIMITS } from '../contract/limits';
+import { textProblem } from '../contract/schemas/text';
 import { GATEWAY_NAMES, type GatewayName } from '../contract/enums';
 import { applyGatewayEvent, type EventOutcome } from '../domain/inbound/apply-event';
 import { WebhookRejectedError } from '../gateways';
 import type { Services } from '../services';
+import { jsonNestedDeeperThan, tooDeepMessage } from './json-body';
 
 const MAX_WEBHOOK_BYTES = 256 * 1024;
 
@@ -19,12 +22,21 @@ export function inboundWebhooks(services: Services): Router {
   router.post('/webhooks/:gateway/:accountId', express.raw({ type: () => true, limit: MAX_WEBHOOK_BYTES }), async (req, res) => {
     const gateway = req.params.gateway as GatewayName;
     const em = services.db.fork();
-    const route = GATEWAY_NAMES.includes(gateway) ? await services.gateways.forAccount(em, req.params.accountId ?? '') : null;
+    const accountId = req.params.accountId ?? '';
+    // An id no account can have (too long, control characters) is unknown without asking the database.
+    const plausible = GATEWAY_NAMES.includes(gateway) && accountId !== '' && textProblem(accountId, { max: TEXT_LIMITS.id }) === null;
+    const route = plausible ? await services.gateways.forAccount(em, accountId) : null;
     if (!route || route.gateway !== gateway) {
       res.status(404).json({ error: 'not_found', message: 'Unknown gateway account.' });
       return;
     }
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    // Bounded before the adapter parses it and anything walks it: no gateway nests its notifications this deep.
+    if (jsonNestedDeeperThan(rawBody)) {
+      req.log.warn({ gateway }, 'gateway webhook rejected: nested too deep');
+      res.status(400).json({ error: 'malformed_payload', message: tooDeepMessage() });
+      return;
+    }
     try {
       const events = await route.adapter.parseWebhook({ headers: req.headers, rawBody });
       const outcomes: EventOutcome[] = [];

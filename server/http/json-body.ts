@@ -4,16 +4,68 @@
  *   sends form encoding by default; the contract only speaks JSON);
  * - an empty POST (the `cancel` and `sync` routes, or no body at all) is `{}`,
  *   so it works without a Content-Type header;
+ * - a body nested deeper than JSON_MAX_DEPTH is refused before JSON.parse
+ *   (a cheap scan of the raw text), so nothing after it ever recurses over a
+ *   hostile structure thousands of levels deep;
  * - a parse failure is not answered here: it is stashed and raised after
- *   authentication and rate limiting (decision 5).
+ *   authentication and rate limiting (the contract's order of checks).
  */
 import express, { type RequestHandler } from 'express';
 import { ApiError } from '../contract/errors';
+import { JSON_MAX_DEPTH } from '../contract/limits';
+
+const OPEN_OBJECT = 0x7b; // {
+const CLOSE_OBJECT = 0x7d; // }
+const OPEN_ARRAY = 0x5b; // [
+const CLOSE_ARRAY = 0x5d; // ]
+const QUOTE = 0x22; // "
+const BACKSLASH = 0x5c; // \
+
+/**
+ * True when JSON text opens more than `maxDepth` objects or arrays inside one
+ * another. One pass over the bytes, brackets inside strings ignored; it does
+ * not validate the JSON (the parser does that next), it only bounds the depth
+ * the parser and everything after it will meet.
+ */
+export function jsonNestedDeeperThan(raw: Buffer | string, maxDepth: number = JSON_MAX_DEPTH): boolean {
+  const bytes = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) {
+      inString = true;
+    } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
+      if (++depth > maxDepth) return true;
+    } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+export const tooDeepMessage = (maxDepth: number = JSON_MAX_DEPTH) => `request body must not nest objects or arrays more than ${maxDepth} levels deep`;
+
+/** Thrown from the parser's `verify` hook: a body nested too deep. */
+class TooDeep extends Error {
+  readonly type = 'entity.too.deep';
+}
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export function jsonBody(limitBytes: number): RequestHandler {
-  const parse = express.json({ limit: limitBytes, type: () => true, strict: true });
+  const parse = express.json({
+    limit: limitBytes,
+    type: () => true,
+    strict: true,
+    // Runs on the raw bytes before JSON.parse: a structure too deep never gets parsed.
+    verify: (_req, _res, raw) => {
+      if (jsonNestedDeeperThan(raw)) throw new TooDeep();
+    },
+  });
   return (req, res, next) => {
     if (!METHODS_WITH_BODY.has(req.method)) return next();
     // The adapter refuses bodies whose Content-Type is not JSON; the body is JSON by now.
@@ -32,7 +84,9 @@ export function jsonBody(limitBytes: number): RequestHandler {
         req.bodyError =
           err.type === 'entity.too.large'
             ? new ApiError('invalid_input', { issues: [{ path: [], message: `request body exceeds ${limitBytes} bytes` }] })
-            : new ApiError('invalid_json');
+            : err instanceof TooDeep || err.type === 'entity.too.deep'
+              ? new ApiError('invalid_input', { issues: [{ path: [], message: tooDeepMessage() }] })
+              : new ApiError('invalid_json');
       } else if (req.body === undefined) {
         req.body = {};
       } else if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {

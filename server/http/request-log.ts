@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 
@@ -6,9 +8,64 @@ import type { Logger } from 'pino';
 const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
+ * Outside /v1 (the operator API, inbound gateway webhooks) there is no
+ * contract error on the request; the status still says what kind of refusal it was.
+ */
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  412: 'precondition_failed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limit_exceeded',
+  500: 'internal_error',
+  502: 'gateway_error',
+  503: 'unavailable',
+};
+
+/** What the gateway was asked to do, by the /v1 route that asked (the adapter operations of domain/gateway-calls.ts). */
+const GATEWAY_OPERATIONS: [method: string, path: RegExp, operation: string][] = [
+  ['POST', /^\/v1\/payments\/?$/, 'createPayment'],
+  ['POST', /^\/v1\/payments\/[^/]+\/sync\/?$/, 'getPayment'],
+  ['POST', /^\/v1\/payments\/[^/]+\/cancel\/?$/, 'cancelPayment'],
+  ['POST', /^\/v1\/subscriptions\/?$/, 'createSubscription'],
+  ['POST', /^\/v1\/subscriptions\/[^/]+\/cancel\/?$/, 'cancelSubscription'],
+];
+
+const pathOf = (req: IncomingMessage) => (req.url ?? '').split('?')[0]!;
+
+/** The contract error this request ended with (`req.apiError`, set by the /v1 error handling), else one read from the status. */
+function errorCode(req: IncomingMessage, res: ServerResponse): string | undefined {
+  if (res.statusCode < 400) return undefined;
+  return (req as Request).apiError?.code ?? CODE_BY_STATUS[res.statusCode] ?? `http_${res.statusCode}`;
+}
+
+/** A 502 names the gateway that failed, what it was asked, and why (the detail the public answer leaves out). */
+function gatewayFailure(req: IncomingMessage): Record<string, unknown> | undefined {
+  const apiError = (req as Request).apiError;
+  if (apiError?.code !== 'gateway_error') return undefined;
+  const cause = apiError.cause as (Error & { cause?: { code?: unknown; message?: unknown } }) | undefined;
+  const operation = GATEWAY_OPERATIONS.find(([method, path]) => method === req.method && path.test(pathOf(req)))?.[2] ?? `${req.method} ${pathOf(req)}`;
+  return {
+    gateway: apiError.extra.provider,
+    operation,
+    ...(cause?.message ? { detail: cause.message } : {}),
+    ...(typeof cause?.cause?.code === 'string' ? { reason: cause.cause.code } : {}),
+  };
+}
+
+/**
  * One log line per request with its id, method, path (no query string),
- * status and latency. Headers and bodies are never logged: they carry API keys
- * and personal data. The id is echoed in `X-Request-Id`.
+ * status, latency, and for a 4xx/5xx the error code. Headers and bodies are
+ * never logged: they carry API keys and personal data. The id is echoed in
+ * `X-Request-Id`. A gateway failure (502) is a warning about someone else's
+ * system, not an error of ours; unexpected failures are logged with their
+ * stack where they are caught (http/app.ts), so request lines never carry
+ * the stack pino-http makes up for a 5xx.
  */
 export function requestLog(log: Logger) {
   return pinoHttp({
@@ -24,8 +81,30 @@ export function requestLog(log: Logger) {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: (req, res, responseTime) => `${req.method} ${req.url?.split('?')[0]} ${res.statusCode} ${Math.round(responseTime)}ms`,
-    customErrorMessage: (req, res) => `${req.method} ${req.url?.split('?')[0]} ${res.statusCode}`,
+    customLogLevel: (req, res, err) => {
+      if ((req as Request).apiError?.code === 'gateway_error') return 'warn';
+      return err || res.statusCode >= 500 ? 'error' : 'info';
+    },
+    customSuccessObject: (req, res, value: Record<string, unknown>) => {
+      const error = errorCode(req, res);
+      return error ? { ...value, error } : value;
+    },
+    customErrorObject: (req, res, err, value: Record<string, unknown>) => {
+      const { err: _madeUp, ...rest } = value;
+      const gateway = gatewayFailure(req);
+      // A real exception that escaped to the response (rare: app.ts logs them) keeps its stack; the "failed with status code" one is dropped.
+      const genuine = err && !/^failed with status code \d+$/.test(err.message) ? { err } : {};
+      return { ...rest, error: errorCode(req, res), ...(gateway ? { ...gateway, durationMs: value.responseTime } : {}), ...genuine };
+    },
+    customSuccessMessage: (req, res, responseTime) => `${req.method} ${pathOf(req)} ${res.statusCode}${suffix(errorCode(req, res))} ${Math.round(responseTime)}ms`,
+    // pino-http passes the latency as a fourth argument its types leave out.
+    customErrorMessage: ((req: IncomingMessage, res: ServerResponse, err: Error, responseTime: number) => {
+      const gateway = gatewayFailure(req);
+      const head = `${req.method} ${pathOf(req)} ${res.statusCode}${suffix(errorCode(req, res))} ${Math.round(responseTime)}ms`;
+      if (gateway) return `${head}: ${gateway.gateway} ${gateway.operation} failed`;
+      return err && !/^failed with status code \d+$/.test(err.message) ? `${head}: ${err.message}` : head;
+    }) as (req: IncomingMessage, res: ServerResponse, err: Error) => string,
   });
 }
+
+const suffix = (code: string | undefined) => (code ? ` ${code}` : '');

@@ -10,7 +10,7 @@ import { adminContext } from '../admin/procedure';
 import { adminRouter } from '../admin/router';
 import { GATEWAY_NAMES, type GatewayName, type RoutingMethod } from '../contract/enums';
 import { GatewayAccount } from '../db/entities';
-import { gatewaySimulators, type GatewaySimulator } from '../gateways';
+import type { GatewaySimulator } from '../gateways';
 import type { Services } from '../services';
 
 const token = (prefix: string) => `${prefix}_${randomBytes(16).toString('hex')}`;
@@ -27,6 +27,8 @@ const DEMO_ROUTES: Record<RoutingMethod, GatewayName> = { PIX: 'gateway_b', CARD
 export type DemoSimulators = Record<GatewayName, GatewaySimulator>;
 
 export async function startDemoGateways(services: Services, environmentId: string): Promise<DemoSimulators> {
+  // Loaded here only: a service that runs no sandbox never loads the simulators.
+  const { gatewaySimulators } = await import('../gateways/sandbox');
   const admin = adminRouter.createCaller(adminContext(services));
   const em = services.db.fork();
   const existing = new Map((await em.find(GatewayAccount, { environment: environmentId })).map((a) => [a.gateway, a]));

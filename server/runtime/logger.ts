@@ -1,7 +1,9 @@
+import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
 
 /**
- * JSON logs. Request logs carry only method, path, status and latency (see
+ * JSON logs for machines (tests, production, anything reading stdout through
+ * a pipe) and, on a terminal, coloured lines through pino-pretty. Request logs carry only method, path, status and latency (see
  * http/request-log.ts), never headers or bodies; the redaction below is the
  * second line of defence for anything passed as a log field by mistake.
  */
@@ -25,13 +27,39 @@ const REDACTED_PATHS = [
   '*.customer.document',
 ];
 
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+export type LogFormat = 'pretty' | 'json';
+
+/** Pretty on a terminal outside production, JSON otherwise; LOG_FORMAT decides when set. */
+export const chooseLogFormat = (configured: LogFormat | undefined, env: string, stdoutIsTerminal = Boolean(process.stdout.isTTY)): LogFormat =>
+  configured ?? (stdoutIsTerminal && env !== 'production' ? 'pretty' : 'json');
+
+/**
+ * pino-pretty as a synchronous stream in this process rather than a worker
+ * transport: lines appear in the order they were logged, before the start
+ * banner that follows them, and none are lost when the process exits. It is
+ * only loaded when asked for.
+ */
+function prettyStream(): pino.DestinationStream {
+  const loaded = createRequire(import.meta.url)('pino-pretty') as { default?: (options: object) => pino.DestinationStream } & ((options: object) => pino.DestinationStream);
+  const build = loaded.default ?? loaded;
+  return build({
+    colorize: true,
+    sync: true,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    // The request line's message already says method, path, status, code and latency.
+    ignore: 'pid,hostname,service,req,res,responseTime,component',
+  });
+}
+
+export function createLogger(level: string, destination?: NodeJS.WritableStream, format: LogFormat = 'json'): Logger {
   const options = {
     level,
     base: { service: 'service-payments' },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
   };
-  return destination ? pino(options, destination as pino.DestinationStream) : pino(options);
+  if (destination) return pino(options, destination as pino.DestinationStream);
+  return format === 'pretty' ? pino(options, prettyStream()) : pino(options);
 }
 
 export type { Logger };

@@ -3,14 +3,14 @@
  * HTTP server. Used by `npm start` and by the tests, which start real
  * services on ephemeral ports.
  */
-import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import type { Config } from '../config';
 import { openDatabase } from '../db/orm';
 import { createApp } from '../http/app';
-import { createMemoryRateLimiter, createPostgresRateLimiter } from '../http/rate-limiter';
+import { answerUnparsableRequests } from '../http/edge';
+import { createMemoryRateLimiter, createPostgresRateLimiter } from './rate-limit-stores';
 import type { Services } from '../services';
 import { GatewayDirectory } from '../domain/routing';
 import { SecretBox } from '../domain/secret-box';
@@ -18,6 +18,7 @@ import { WebhookDispatcher } from '../webhooks/dispatcher';
 import type { HostResolver } from '../webhooks/resolver';
 import { createWebhookRuntime } from '../webhooks/runtime';
 import { localAdminToken, localMasterKey } from './local-secrets';
+import { bindPort, claimDataFolder, databaseFailure, type BoundPort } from './startup';
 import type { Logger } from './logger';
 
 export interface RunningService {
@@ -29,7 +30,22 @@ export interface RunningService {
 }
 
 export async function startService(config: Config, log: Logger, options: { now?: () => Date; resolveHost?: HostResolver } = {}): Promise<RunningService> {
-  const db = await openDatabase(config.database, { logger: (message) => log.info({ component: 'database' }, message.replace(/\x1b\[[0-9;]*m/g, '')) });
+  // The data folder and the port first: a second start on either stops before the database is opened.
+  const dataFolder = claimDataFolder(config);
+  let bound: BoundPort;
+  let db: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    bound = await bindPort(config);
+    try {
+      db = await openDatabase(config.database, { create: config.databaseCreate, logger: (message) => log.info({ component: 'database' }, message.replace(/\x1b\[[0-9;]*m/g, '')) });
+    } catch (error) {
+      await bound.close();
+      throw databaseFailure(error, config);
+    }
+  } catch (error) {
+    dataFolder.release();
+    throw error;
+  }
   const rateLimiter =
     config.database.kind === 'postgresql'
       ? createPostgresRateLimiter(new pg.Pool({ connectionString: config.database.url, max: 4 }))
@@ -46,14 +62,15 @@ export async function startService(config: Config, log: Logger, options: { now?:
 
   let server: Server;
   try {
-    const provisionalBase = config.publicBaseUrl ?? `http://localhost:${config.port}`;
-    const app = createApp(services, { baseUrl: provisionalBase, adminToken });
-    server = app.listen(config.port, config.host);
-    await once(server, 'listening');
+    const app = createApp(services, { adminToken });
+    server = bound.serve(app);
+    answerUnparsableRequests(server, log);
   } catch (error) {
+    await bound.close();
     await webhooks.close();
     await rateLimiter.close();
     await db.close();
+    dataFolder.release();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -75,6 +92,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
       await Promise.all(Object.values(services.simulators ?? {}).map((simulator) => simulator.close()));
       await rateLimiter.close();
       await db.close();
+      dataFolder.release();
     })());
 
   return { url: `http://${host}:${port}`, services, adminToken, close };

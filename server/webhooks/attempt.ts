@@ -1,13 +1,15 @@
 /**
  * Makes one claimed attempt of a delivery, for the dispatcher and for manual
  * resends alike: fix the payload on the first attempt (envelope of the event
- * as committed, timestamp, signature), check the endpoint, send, record.
+ * as committed, timestamp, a signature by each live secret), check the
+ * endpoint, send, record.
  */
 import { OutboxEvent, WebhookEndpoint } from '../db/entities';
 import type { WebhookAttemptTrigger } from '../db/entities/webhook-attempt';
 import type { Services } from '../services';
 import { beginAttempt, finishAttempt, type ClaimedDelivery, type FrozenPayload } from './claims';
-import { signatureHeader } from './signature';
+import { liveSecrets } from './endpoints';
+import { secretFingerprint, signaturesHeader } from './signature';
 import type { AttemptResult } from './transport';
 import { urlPolicy } from './url-guard';
 
@@ -28,7 +30,8 @@ export async function attemptDelivery(services: Services, claim: ClaimedDelivery
     const event = await em.findOneOrFail(OutboxEvent, { id: claim.eventId });
     const body = JSON.stringify(event.envelope());
     const timestamp = Math.floor(Date.now() / 1000);
-    first = { body, timestamp, signature: signatureHeader(services.secrets.open(endpoint.secretSealed), timestamp, body) };
+    const secrets = await liveSecrets(em, services, endpoint);
+    first = { body, timestamp, signature: signaturesHeader(secrets, timestamp, body), signedWith: secrets.map(secretFingerprint) };
   }
   const begun = await beginAttempt(em, claim, first, trigger);
   if (!begun) return { result: failedWithout('the claim was lost before the attempt began'), recorded: false };
@@ -46,6 +49,6 @@ export async function attemptDelivery(services: Services, claim: ClaimedDelivery
   const recorded = await finishAttempt(em, claim, begun.attemptId, result);
   const fields = { deliveryId: claim.id, endpointId: claim.endpointId, eventId: claim.eventId, attempt: claim.attemptNumber, trigger };
   if (!recorded) services.log.warn(fields, 'webhook delivery claim expired during the attempt; its outcome was kept on the attempt only');
-  services.log.info({ ...fields, outcome: result.outcome, status: result.responseStatus, durationMs: result.durationMs, error: result.error }, 'webhook delivery attempt');
+  services.log[result.outcome === 'FAILED' ? 'warn' : 'info']({ ...fields, outcome: result.outcome, status: result.responseStatus, durationMs: result.durationMs, error: result.error }, 'webhook delivery attempt');
   return { result, recorded };
 }

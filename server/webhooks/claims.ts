@@ -15,6 +15,8 @@ export interface FrozenPayload {
   body: string;
   timestamp: number;
   signature: string;
+  /** Fingerprints of the secrets behind `signature`, in its order (recorded for the operator, never sent). */
+  signedWith?: string[];
 }
 
 export interface ClaimedDelivery {
@@ -130,9 +132,16 @@ export async function beginAttempt(
       [claim.id],
     );
     await tx.execute(
-      `update webhook_deliveries set body = ?, signed_timestamp = ?, signature = ?
+      `update webhook_deliveries set body = ?, signed_timestamp = ?, signature = ?, signed_with = ?::jsonb
        where id = ? and lease_owner = ? and body is null`,
-      [firstPayload.body, firstPayload.timestamp, firstPayload.signature, claim.id, claim.leaseOwner],
+      [
+        firstPayload.body,
+        firstPayload.timestamp,
+        firstPayload.signature,
+        firstPayload.signedWith ? JSON.stringify(firstPayload.signedWith) : null,
+        claim.id,
+        claim.leaseOwner,
+      ],
     );
     const [current] = await tx.execute<ClaimRow[]>(`select ${RETURNING} from webhook_deliveries d where d.id = ? and d.lease_owner = ?`, [
       claim.id,

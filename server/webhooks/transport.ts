@@ -1,5 +1,5 @@
 /**
- * One HTTP attempt of a delivery (spec 6.1, 6.6): a POST of the frozen body
+ * One HTTP attempt of a delivery: a POST of the frozen body
  * with the signed headers, through the guarded agents, within the delivery
  * timeout. 2xx in time is `SENT`; anything else is `FAILED`. The answer is
  * only measured and excerpted, never followed or interpreted.

@@ -1,5 +1,5 @@
 /**
- * The SSRF guard on webhook URLs (spec 6.1, ARCHITECTURE 6): public HTTPS
+ * The SSRF guard on webhook URLs (README, "Receiving webhooks"): public HTTPS
  * only. The URL's shape is checked here, at registration and before every
  * delivery; names are resolved at registration here, and at delivery by the
  * connection itself (guarded-agent.ts), so the address checked is the one

@@ -1,7 +1,18 @@
-/** What operators see of endpoints, deliveries and attempts. Signing secrets never appear here. */
+/**
+ * What operators see of endpoints, deliveries and attempts. Signing secrets
+ * never appear here: only their fingerprints, to tell which secret signed what.
+ */
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../db/entities';
+import type { Services } from '../services';
+import { secretFingerprint } from './signature';
 
-export const endpointView = (endpoint: WebhookEndpoint) => ({
+/** The replaced secret while it still signs new deliveries (an expired one is shown as none). */
+function previousSecret(endpoint: WebhookEndpoint, services: Pick<Services, 'secrets' | 'now'>) {
+  if (!endpoint.previousSecretSealed || !endpoint.previousSecretExpiresAt || endpoint.previousSecretExpiresAt <= services.now()) return null;
+  return { fingerprint: secretFingerprint(services.secrets.open(endpoint.previousSecretSealed)), expiresAt: endpoint.previousSecretExpiresAt.toISOString() };
+}
+
+export const endpointView = (endpoint: WebhookEndpoint, services: Pick<Services, 'secrets' | 'now'>) => ({
   id: endpoint.id,
   projectId: endpoint.environment.project.id,
   environmentId: endpoint.environment.id,
@@ -9,7 +20,10 @@ export const endpointView = (endpoint: WebhookEndpoint) => ({
   enabledEvents: endpoint.enabledEvents,
   enabled: endpoint.enabled,
   description: endpoint.description ?? null,
+  secretFingerprint: secretFingerprint(services.secrets.open(endpoint.secretSealed)),
   secretRotatedAt: endpoint.secretRotatedAt?.toISOString() ?? null,
+  /** Set during a rotation's overlap: new deliveries are signed with this secret too, until `expiresAt`. */
+  previousSecret: previousSecret(endpoint, services),
   createdAt: endpoint.createdAt.toISOString(),
   updatedAt: endpoint.updatedAt.toISOString(),
 });
@@ -34,6 +48,8 @@ export const deliveryView = (delivery: WebhookDelivery, last: WebhookAttempt | u
   eventType: delivery.eventType,
   eventSequence: delivery.eventSequence,
   status: delivery.status,
+  /** Fingerprints of the secrets whose signatures it carries, newest first; null until its payload is fixed (or when made before they were recorded). */
+  signedWith: delivery.signedWith ?? null,
   attempts: delivery.attemptCount,
   lastResponseStatus: last?.responseStatus ?? null,
   lastError: last?.error ?? null,

@@ -1,4 +1,4 @@
-/** The subscription transition table and the event data of spec 6.5. */
+/** The subscription transition table and the data of its events. */
 import { describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../server/contract/enums';
 import { Subscription } from '../../server/db/entities';
@@ -56,7 +56,7 @@ describe('subscription transitions', () => {
     if (moves && to === 'canceled') expect(subscription.canceledAt?.toISOString()).toBe('2026-12-01T00:00:00.000Z');
   });
 
-  it('event data carries the fields of spec 6.5 as of the transition', () => {
+  it('event data carries the contract\'s fields as of the transition', () => {
     const subscription = subscriptionIn('active');
     const [event] = subscription.applyGatewaySnapshot(snapshot('canceled'));
     expect(event!.data).toEqual({

@@ -1,6 +1,7 @@
 /** gateway_b adapter against its simulator over real sockets: every operation, its webhooks, their authenticity. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
+import { pixTxid } from '../../server/gateways/simulator/brcode';
 import { CREDENTIALS, CUSTOMER, expectApiError, settledWithin, startGateway, subscriptionInput, type GatewayUnderTest } from './support/harness';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -37,7 +38,7 @@ describe('payments', () => {
     expect(payment).toMatchObject({ status: 'pending', rawStatus: 'PENDENTE', method: 'pix', amount: 4_990, checkoutUrl: null });
     expect(payment.gatewayRef).toMatch(/^cob_/);
     expect(payment.pix?.qrCode).toMatch(/^data:image\/png;base64,/);
-    expect(payment.pix?.qrCodeText).toContain(payment.gatewayRef);
+    expect(payment.pix?.qrCodeText).toContain(pixTxid(payment.gatewayRef));
   });
 
   it.each([
@@ -53,7 +54,7 @@ describe('payments', () => {
     expect(gw.sim.stats().created.payments).toBe(before + 1);
 
     const synced = await gw.adapter.getPayment(payment.gatewayRef);
-    expect(synced.pix?.qrCodeText).toContain(payment.gatewayRef);
+    expect(synced.pix?.qrCodeText).toContain(pixTxid(payment.gatewayRef));
   });
 
   it('sends amounts as exact decimal reais and reads them back as the same cents', async () => {

@@ -44,7 +44,7 @@ describe('POST /v1/payments/{id}/cancel', () => {
     expect(again.body).toEqual({ error: 'already_canceled', message: expect.any(String), status: 'canceled' });
   });
 
-  it('follows the order of decision 2', async () => {
+  it('checks in the documented order: pix, paid, ended, processing, no gateway reference', async () => {
     const pix = (await create({ method: 'pix' })).body;
     expect((await cancel(pix.id)).body.error).toBe('cannot_cancel_pix');
 

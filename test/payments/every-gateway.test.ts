@@ -1,4 +1,4 @@
-/** The payment rows of spec 3.1 on each gateway, through its simulator, over real sockets. */
+/** The payment transitions of the contract on each gateway, through its simulator, over real sockets. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayName } from '../../server/contract/enums';
 import { OutboxEvent } from '../../server/db/entities';

@@ -82,7 +82,7 @@ describe('GET /v1/auth/test', () => {
   });
 });
 
-describe('401 comes before everything else (decision 5)', () => {
+describe('401 comes before everything else', () => {
   it('an unauthenticated create with a broken body is 401, not 400', async () => {
     const reply = await call(service.url, 'POST', '/v1/payments', { rawBody: '{oops', headers: { 'content-type': 'application/json' } });
     expect(reply.status).toBe(401);

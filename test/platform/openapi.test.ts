@@ -48,6 +48,32 @@ describe('the published contract', () => {
     expect(Object.keys(responses['201'].headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-Request-Id']));
   });
 
+  it('requires the API key at the root, lifts it on /v1/health, and documents tags, server, licence and contact', () => {
+    expect(document.security).toEqual([{ bearerAuth: [] }]);
+    expect(document.paths['/v1/health'].get.security).toEqual([]);
+    expect(document.servers).toEqual([{ url: expect.stringMatching(/^https?:\/\//), description: expect.any(String) }]);
+    expect(document.info.license.name).toBeTruthy();
+    expect(document.info.contact.url).toBe(`${document.servers[0].url}/docs`);
+    const tags = document.tags.map((t: { name: string; description: string }) => (expect(t.description).toBeTruthy(), t.name));
+    for (const item of Object.values<any>(document.paths)) for (const op of Object.values<any>(item)) expect(tags).toEqual(expect.arrayContaining(op.tags));
+  });
+
+  it('documents a client error on every operation but the health check (why redocly.yaml turns that rule off)', () => {
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      for (const operation of Object.values<any>(item)) {
+        if (path === '/v1/health') continue;
+        expect(Object.keys(operation.responses).some((status) => status.startsWith('4')), path).toBe(true);
+      }
+    }
+  });
+
+  it('names the request bodies and the JSON value', () => {
+    expect(document.paths['/v1/payments'].post.requestBody).toEqual({ $ref: '#/components/requestBodies/CreatePaymentRequest' });
+    expect(document.components.requestBodies.CancelSubscriptionRequest.required).toBe(false);
+    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['CreatePaymentRequest', 'CreateSubscriptionRequest', 'CancelSubscriptionRequest', 'JsonValue']));
+    expect(JSON.stringify(document)).not.toContain('__schema');
+  });
+
   it('states the readings of the contract', () => {
     const description: string = document.info.description;
     for (const phrase of ['Error bodies', 'Payment cancel', 'Subscription initial status', 'Precedence', 'Rate-limit headers', 'Repeated `externalId`', 'Metadata rules', '`currency`', 'Outbound event `provider`', 'Webhook delivery']) {

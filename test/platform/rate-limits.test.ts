@@ -30,7 +30,7 @@ describe('POST /v1/payments: 30 per minute per key', () => {
 
   it('counts every authenticated request, valid or not, and refuses the 31st with the four headers', async () => {
     for (let i = 1; i <= 30; i++) {
-      // Alternate valid and invalid bodies: both count (decision 5).
+      // Alternate valid and invalid bodies: both count (rate limit before validation).
       const reply = await createPayment(service.url, tenant.apiKey, i % 2 ? validPayment() : { amount: 'x' });
       expect(reply.status).not.toBe(429);
       expect(reply.headers.get('x-ratelimit-remaining')).toBe(String(30 - i));

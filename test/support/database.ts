@@ -27,6 +27,25 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
+/**
+ * Drops a test database once the stopped service's connections have closed by
+ * themselves; forcing it earlier kills a connection that is still closing,
+ * which its driver reports as an uncaught error. Forced only as a last resort.
+ */
+async function dropWhenIdle(name: string): Promise<void> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    try {
+      await adminQuery(`DROP DATABASE IF EXISTS "${name}"`);
+      return;
+    } catch (error) {
+      // 55006: the database is still being accessed by other users.
+      if ((error as { code?: string }).code !== '55006') throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+}
+
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (!onPostgres) return { config: { kind: 'pglite', dataDir: null }, drop: async () => {} };
   const name = `payments_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -35,7 +54,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   url.pathname = `/${name}`;
   return {
     config: { kind: 'postgresql', url: url.toString() },
-    drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    drop: () => dropWhenIdle(name),
   };
 }
 

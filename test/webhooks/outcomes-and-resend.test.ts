@@ -31,7 +31,7 @@ async function deliverOnce(answer: Parameters<Receiver['answer']>[0]) {
   return { receiver, endpoint, delivery: delivery!, detail: await service.admin.webhooks.getDelivery({ deliveryId: delivery!.id }) };
 }
 
-describe('delivery outcomes (spec 6.6)', () => {
+describe('delivery outcomes', () => {
   it.each([
     [500, 'Internal Server Error'],
     [503, 'down for maintenance'],

@@ -1,10 +1,46 @@
 import { createTRPCClient, httpLink } from '@trpc/client';
 import type { AdminRouter } from '../router';
 
+/** A service that accepts the connection but never answers must not hang a script forever. */
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** The tRPC code the CLI classifies each operator error code by (cli/errors.ts). */
+const TRPC_CODES: Record<string, [number, string]> = {
+  invalid_json: [-32700, 'PARSE_ERROR'],
+  invalid_input: [-32600, 'BAD_REQUEST'],
+  unauthorized: [-32001, 'UNAUTHORIZED'],
+  not_found: [-32004, 'NOT_FOUND'],
+  conflict: [-32009, 'CONFLICT'],
+  unavailable: [-32012, 'PRECONDITION_FAILED'],
+  internal_error: [-32603, 'INTERNAL_SERVER_ERROR'],
+};
+
+/**
+ * The operator API answers errors as `{"error": "<code>", "message", "issues"?}`;
+ * the tRPC client only understands its own envelope, so error answers are
+ * re-read into it here (field problems as the JSON list of issues the CLI prints line by line).
+ */
+async function readableErrors(response: Response): Promise<Response> {
+  if (response.ok || !(response.headers.get('content-type') ?? '').includes('application/json')) return response;
+  const body = (await response.clone().json().catch(() => null)) as { error?: unknown; message?: unknown; issues?: { path: unknown[] }[] } | null;
+  if (!body || typeof body.error !== 'string' || !TRPC_CODES[body.error]) return response;
+  const [code, name] = TRPC_CODES[body.error]!;
+  const fieldIssues = Array.isArray(body.issues) && body.issues.some((issue) => Array.isArray(issue.path) && issue.path.length > 0);
+  const message = fieldIssues ? JSON.stringify(body.issues) : String(body.message ?? body.error);
+  const envelope = { error: { code, message, data: { code: name, httpStatus: response.status } } };
+  return new Response(JSON.stringify(envelope), { status: response.status, headers: { 'content-type': 'application/json' } });
+}
+
 /** A typed client of the internal operator API of a running service. */
-export function adminClient(baseUrl: string, token: string) {
+export function adminClient(baseUrl: string, token: string, timeoutMs = DEFAULT_TIMEOUT_MS) {
   return createTRPCClient<AdminRouter>({
-    links: [httpLink({ url: `${baseUrl.replace(/\/$/, '')}/internal/trpc`, headers: { authorization: `Bearer ${token}` } })],
+    links: [
+      httpLink({
+        url: `${baseUrl.replace(/\/$/, '')}/internal/trpc`,
+        headers: { authorization: `Bearer ${token}` },
+        fetch: async (input, init) => readableErrors(await fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) })),
+      }),
+    ],
   });
 }
 export type AdminClient = ReturnType<typeof adminClient>;

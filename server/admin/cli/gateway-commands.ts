@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { GATEWAY_NAMES, ROUTING_METHODS, type GatewayName, type RoutingMethod } from '../../contract/enums';
 import { SIM_OPERATIONS } from '../../gateways/simulator/faults';
-import type { CliTools } from './tools';
+import { examples, type CliTools } from './tools';
 
 /** Credentials as inline JSON, or `@file.json` to keep them out of shell history. */
 function credentialsArgument(value: string): Record<string, unknown> {
@@ -19,7 +19,7 @@ function credentialsArgument(value: string): Record<string, unknown> {
 
 export function registerGatewayCommands(program: Command, { client, run, oneOf }: CliTools): void {
   const gateway = program.command('gateway').description('gateway accounts of an environment (credentials are stored encrypted)');
-  gateway
+  const set = gateway
     .command('set')
     .description('configure a gateway in an environment (creates or replaces)')
     .requiredOption('--env <environmentId>')
@@ -30,44 +30,77 @@ export function registerGatewayCommands(program: Command, { client, run, oneOf }
     .action(run(async (o: { env: string; gateway: GatewayName; baseUrl: string; credentials: Record<string, unknown>; disabled?: boolean }) =>
       client().gateways.configure.mutate({ environmentId: o.env, gateway: o.gateway, baseUrl: o.baseUrl, credentials: o.credentials, enabled: o.disabled ? false : undefined }),
     ));
+  examples(set, 'gateway set --env env_… --gateway gateway_a --base-url https://api.gateway-a.example --credentials @gateway_a.json');
   for (const [name, enabled] of [['enable', true], ['disable', false]] as const) {
-    gateway
+    const toggle = gateway
       .command(`${name} <gateway>`)
       .description(`${name} a configured gateway (a disabled gateway gets no new payments: 409 provider_disabled)`)
       .requiredOption('--env <environmentId>')
       .action(run(async (name: string, o: { env: string }) =>
         client().gateways.setEnabled.mutate({ environmentId: o.env, gateway: oneOf(GATEWAY_NAMES)(name), enabled }),
       ));
+    examples(toggle, `gateway ${name} gateway_a --env env_…`);
   }
-  gateway.command('list').requiredOption('--env <environmentId>').action(run(async (o: { env: string }) => client().gateways.list.query({ environmentId: o.env })));
+  examples(
+    gateway
+      .command('list')
+      .description("the gateway accounts of an environment, with each one's inbound webhook URL")
+      .requiredOption('--env <environmentId>')
+      .action(run(async (o: { env: string }) => client().gateways.list.query({ environmentId: o.env }), {
+        id: 'id',
+        gateway: 'gateway',
+        enabled: 'enabled',
+        baseUrl: 'base URL',
+        credentialFields: 'credentials',
+        webhookUrl: 'webhook URL',
+        updatedAt: 'updated',
+      })),
+    'gateway list --env env_…',
+  );
 
   const route = program.command('route').description('routing rules: which gateway serves PIX, CARD and SUBSCRIPTION');
-  route
+  const routeSet = route
     .command('set <method> <gateway>')
+    .description(`send new ${ROUTING_METHODS.join(', ')} resources of an environment to a gateway`)
     .requiredOption('--env <environmentId>')
     .action(run(async (method: string, name: string, o: { env: string }) =>
       client().routing.set.mutate({ environmentId: o.env, method: oneOf(ROUTING_METHODS)(method.toUpperCase()) as RoutingMethod, gateway: oneOf(GATEWAY_NAMES)(name) }),
     ));
-  route
-    .command('remove <method>')
-    .requiredOption('--env <environmentId>')
-    .action(run(async (method: string, o: { env: string }) => client().routing.remove.mutate({ environmentId: o.env, method: oneOf(ROUTING_METHODS)(method.toUpperCase()) })));
-  route.command('list').requiredOption('--env <environmentId>').action(run(async (o: { env: string }) => client().routing.list.query({ environmentId: o.env })));
+  examples(routeSet, 'route set PIX gateway_b --env env_…', 'route set SUBSCRIPTION gateway_c --env env_…');
+  examples(
+    route
+      .command('remove <method>')
+      .description('remove the rule of a method (new resources of that method get 409 no_routing_rule)')
+      .requiredOption('--env <environmentId>')
+      .action(run(async (method: string, o: { env: string }) => client().routing.remove.mutate({ environmentId: o.env, method: oneOf(ROUTING_METHODS)(method.toUpperCase()) }))),
+    'route remove CARD --env env_…',
+  );
+  examples(
+    route
+      .command('list')
+      .description('the routing rules of an environment')
+      .requiredOption('--env <environmentId>')
+      .action(run(async (o: { env: string }) => client().routing.list.query({ environmentId: o.env }))),
+    'route list --env env_…',
+  );
 }
 
 /** `sim …`: outcomes at the sandbox gateways of the embedded demo. */
 export function registerSimulatorCommands(program: Command, { client, run, oneOf }: CliTools): void {
   const sim = program.command('sim').description('act as the customer or the gateway in the embedded demo sandbox');
-  sim.command('list').description('the simulators running in the service').action(run(async () => client().simulators.list.query()));
+  examples(sim.command('list').description('the simulators running in the service').action(run(async () => client().simulators.list.query())), 'sim list');
   for (const [outcome, description] of [
     ['pay', 'the customer pays (Pix paid, card approved)'],
     ['decline', 'the gateway declines the payment'],
     ['expire', 'the Pix or checkout expires'],
   ] as const) {
-    sim
-      .command(`${outcome} <paymentId>`)
-      .description(description)
-      .action(run(async (paymentId: string) => client().simulators.payment.mutate({ paymentId, outcome })));
+    examples(
+      sim
+        .command(`${outcome} <paymentId>`)
+        .description(description)
+        .action(run(async (paymentId: string) => client().simulators.payment.mutate({ paymentId, outcome }))),
+      `sim ${outcome} pay_…`,
+    );
   }
   for (const [outcome, description] of [
     ['complete-checkout', 'the customer registers a card at the subscription checkout'],
@@ -76,12 +109,15 @@ export function registerSimulatorCommands(program: Command, { client, run, oneOf
     ['past-due', 'the gateway gives up retrying: past due'],
     ['end-trial', 'the trial ends'],
   ] as const) {
-    sim
-      .command(`${outcome} <subscriptionId>`)
-      .description(description)
-      .action(run(async (subscriptionId: string) => client().simulators.subscription.mutate({ subscriptionId, outcome })));
+    examples(
+      sim
+        .command(`${outcome} <subscriptionId>`)
+        .description(description)
+        .action(run(async (subscriptionId: string) => client().simulators.subscription.mutate({ subscriptionId, outcome }))),
+      `sim ${outcome} sub_…`,
+    );
   }
-  sim
+  const fault = sim
     .command('fault <gateway> <operation> <kind>')
     .description(`make the next calls misbehave; operations: ${SIM_OPERATIONS.join(', ')}; kinds: latency, hang, server_error, client_error, validation, malformed, drop_response`)
     .option('--times <n>', 'how many calls', (v) => Number(v), 1)
@@ -96,8 +132,15 @@ export function registerSimulatorCommands(program: Command, { client, run, oneOf
         times: o.times,
       }),
     ));
-  sim.command('clear-faults <gateway>').action(run(async (name: string) => client().simulators.clearFaults.mutate({ gateway: oneOf(GATEWAY_NAMES)(name) })));
-  sim
+  examples(fault, 'sim fault gateway_a createPayment drop_response', 'sim fault gateway_b getPayment latency --ms 3000 --times 2');
+  examples(
+    sim
+      .command('clear-faults <gateway>')
+      .description('forget the faults still pending at a gateway')
+      .action(run(async (name: string) => client().simulators.clearFaults.mutate({ gateway: oneOf(GATEWAY_NAMES)(name) }))),
+    'sim clear-faults gateway_a',
+  );
+  const replay = sim
     .command('replay <gateway>')
     .description('send the last webhooks again')
     .option('--last <n>', 'how many', (v) => Number(v), 1)
@@ -105,4 +148,5 @@ export function registerSimulatorCommands(program: Command, { client, run, oneOf
     .action(run(async (name: string, o: { last: number; reverse?: boolean }) =>
       client().simulators.replay.mutate({ gateway: oneOf(GATEWAY_NAMES)(name), last: o.last, reverse: Boolean(o.reverse) }),
     ));
+  examples(replay, 'sim replay gateway_b --last 3 --reverse');
 }

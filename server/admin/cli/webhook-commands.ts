@@ -1,8 +1,8 @@
 /** `webhook endpoint …` and `webhook delivery …`: outbound webhook endpoints and their deliveries. */
 import { InvalidArgumentError, type Command } from 'commander';
-import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '../../webhooks/delivery-statuses';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../webhooks/event-types';
-import type { CliTools } from './tools';
+import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '../../domain/delivery-statuses';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/event-types';
+import { examples, type CliTools } from './tools';
 
 /** `payment.paid,payment.failed` → the list, each checked against the known event types. */
 function eventTypes(value: string): WebhookEventType[] {
@@ -17,11 +17,19 @@ function positive(value: string): number {
   return Number(value);
 }
 
+/** `24h`, `30m`, `90s`, `7d` → seconds; `now` stops the old secret at once. */
+function overlap(value: string): number | 'now' {
+  if (value === 'now') return 'now';
+  const match = /^([1-9]\d*)([smhd])$/.exec(value);
+  if (!match) throw new InvalidArgumentError('expected now or a duration such as 90s, 30m, 24h, 7d');
+  return Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[match[2] as 's' | 'm' | 'h' | 'd'];
+}
+
 export function registerWebhookCommands(program: Command, { client, run, oneOf }: CliTools): void {
   const webhook = program.command('webhook').description('outbound webhooks: endpoints and deliveries');
 
   const endpoint = webhook.command('endpoint').description('webhook endpoints of an environment');
-  endpoint
+  const create = endpoint
     .command('create <url>')
     .description('register an endpoint at <url> (public https://); its signing secret is printed this once')
     .requiredOption('--env <environmentId>')
@@ -31,12 +39,25 @@ export function registerWebhookCommands(program: Command, { client, run, oneOf }
     .action(run(async (url: string, o: { env: string; events?: WebhookEventType[]; description?: string; disabled?: boolean }) =>
       client().webhooks.createEndpoint.mutate({ environmentId: o.env, url, enabledEvents: o.events, description: o.description, enabled: !o.disabled }),
     ));
-  endpoint
-    .command('list')
-    .option('--env <environmentId>')
-    .option('--project <projectId>')
-    .action(run(async (o: { env?: string; project?: string }) => client().webhooks.listEndpoints.query({ environmentId: o.env, projectId: o.project })));
-  endpoint
+  examples(create, 'webhook endpoint create https://shop.example.com/hooks --env env_… --events payment.paid,payment.failed');
+  examples(
+    endpoint
+      .command('list')
+      .description("every endpoint, or an environment's or a project's")
+      .option('--env <environmentId>')
+      .option('--project <projectId>')
+      .action(run(async (o: { env?: string; project?: string }) => client().webhooks.listEndpoints.query({ environmentId: o.env, projectId: o.project }), {
+        id: 'id',
+        environmentId: 'environment',
+        url: 'url',
+        enabled: 'enabled',
+        enabledEvents: 'events',
+        description: 'description',
+        createdAt: 'created',
+      })),
+    'webhook endpoint list --env env_…',
+  );
+  const update = endpoint
     .command('update <endpointId>')
     .description('change the URL, the event types, or enable/disable')
     .option('--endpoint-url <url>', 'new receiver URL (checked like at registration)')
@@ -56,14 +77,18 @@ export function registerWebhookCommands(program: Command, { client, run, oneOf }
         description: o.description,
       });
     }));
-  endpoint
+  examples(update, 'webhook endpoint update whe_… --disable', 'webhook endpoint update whe_… --events payment.paid --endpoint-url https://shop.example.com/hooks/v2');
+  const rotate = endpoint
     .command('rotate-secret <endpointId>')
-    .description('replace the signing secret at once; the new one is printed this once')
-    .action(run(async (endpointId: string) => client().webhooks.rotateSecret.mutate({ endpointId })));
+    .description('replace the signing secret; the new one is printed this once. The old one keeps signing new deliveries (alongside) during the overlap')
+    .option('--overlap <duration>', 'how long the old secret keeps signing: 90s, 30m, 24h, 7d, or now (default 24h)', overlap)
+    .action(run(async (endpointId: string, o: { overlap?: number | 'now' }) => client().webhooks.rotateSecret.mutate({ endpointId, keepPreviousFor: o.overlap })));
+  examples(rotate, 'webhook endpoint rotate-secret whe_…', 'webhook endpoint rotate-secret whe_… --overlap now');
 
   const delivery = webhook.command('delivery').description('deliveries of events to endpoints, with their attempts');
-  delivery
+  const list = delivery
     .command('list')
+    .description('deliveries, newest event first (the table is a summary: --json or `delivery show` for everything)')
     .option('--env <environmentId>')
     .option('--endpoint <endpointId>')
     .option('--status <status>', WEBHOOK_DELIVERY_STATUSES.join('|'), oneOf(WEBHOOK_DELIVERY_STATUSES))
@@ -72,13 +97,29 @@ export function registerWebhookCommands(program: Command, { client, run, oneOf }
     .option('--limit <n>', 'at most this many (default 50, max 500)', positive)
     .action(run(async (o: { env?: string; endpoint?: string; status?: WebhookDeliveryStatus; eventType?: string; event?: string; limit?: number }) =>
       client().webhooks.listDeliveries.query({ environmentId: o.env, endpointId: o.endpoint, status: o.status, eventType: o.eventType, eventId: o.event, limit: o.limit }),
-    ));
-  delivery
-    .command('show <deliveryId>')
-    .description('the exact payload, timestamp, signature and every attempt')
-    .action(run(async (deliveryId: string) => client().webhooks.getDelivery.query({ deliveryId })));
-  delivery
-    .command('resend <deliveryId>')
-    .description('send the original body, timestamp and signature again, now, as a new attempt')
-    .action(run(async (deliveryId: string) => client().webhooks.resend.mutate({ deliveryId })));
+    {
+      id: 'id',
+      status: 'status',
+      eventType: 'event',
+      lastResponseStatus: 'http',
+      attempts: 'tries',
+      lastAttemptAt: 'last attempt',
+      lastError: 'error',
+      endpointId: 'endpoint',
+    }));
+  examples(list, 'webhook delivery list --env env_… --status FAILED', "--json webhook delivery list --endpoint whe_… | jq -r '.[].id'");
+  examples(
+    delivery
+      .command('show <deliveryId>')
+      .description('the exact payload, timestamp, signature and every attempt')
+      .action(run(async (deliveryId: string) => client().webhooks.getDelivery.query({ deliveryId }))),
+    'webhook delivery show wd_…',
+  );
+  examples(
+    delivery
+      .command('resend <deliveryId>')
+      .description('send the original body, timestamp and signature again, now, as a new attempt')
+      .action(run(async (deliveryId: string) => client().webhooks.resend.mutate({ deliveryId }))),
+    'webhook delivery resend wd_…',
+  );
 }

@@ -1,35 +1,52 @@
-/** Request pieces shared by payment and subscription creation (spec 2.7, 4.3, 4.8, decision 8). */
+/** Request pieces shared by payment and subscription creation: customer, metadata, amounts, enums. */
 import { z } from 'zod';
+import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, TEXT_LIMITS } from '../limits';
+import { text, textProblem } from './text';
 
 export const digitsOf = (value: string): string => value.replace(/\D/g, '');
 
 export const CustomerInput = z
-  .object({
-    name: z.string().min(1).max(255),
-    email: z.email().max(255),
-    document: z
-      .string()
+  .strictObject({
+    name: text({ min: 1, max: TEXT_LIMITS.customerName }),
+    email: z.email().max(TEXT_LIMITS.customerEmail).meta({ description: 'ASCII only, so its length in characters is its length in bytes.' }),
+    document: text({ max: TEXT_LIMITS.customerDocument })
       .min(8)
-      .max(32)
       .refine((v) => [11, 14].includes(digitsOf(v).length), 'must contain 11 digits (CPF) or 14 digits (CNPJ)')
       .meta({ description: 'CPF or CNPJ, digits or formatted; punctuation is removed before it is sent to the gateway. Never stored in plaintext.' }),
-    phone: z
-      .string()
-      .max(32)
+    phone: text({ max: TEXT_LIMITS.customerPhone })
       .refine((v) => digitsOf(v).length >= 10, 'must contain area code and number, at least 10 digits')
       .nullish()
       .meta({ description: 'Required for card payments routed to gateway_c and for subscriptions routed to gateway_c.' }),
   })
   .meta({ id: 'CustomerInput' });
 
-export const METADATA_MAX_BYTES = 4096;
-export const METADATA_MAX_DEPTH = 4;
 
-/** Nesting depth of a JSON value: a flat object is 1, each nested object or array adds 1. */
-function depthOf(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0;
-  const children = Object.values(value as Record<string, unknown>);
-  return 1 + Math.max(0, ...children.map(depthOf));
+/**
+ * Nesting depth of a JSON value (a flat object is 1, each nested object or
+ * array adds 1) and the first string, key or value, that storage would refuse
+ * (PostgreSQL's json types reject NUL). Walked with an explicit stack: the
+ * value is never trusted to be shallow.
+ */
+function inspectJson(root: unknown): { depth: number; problem: string | null } {
+  let depth = 0;
+  const pending: [unknown, number][] = [[root, 0]];
+  while (pending.length > 0) {
+    const [value, level] = pending.pop()!;
+    if (typeof value === 'string') {
+      const problem = textProblem(value, { multiline: true });
+      if (problem) return { depth, problem: `strings ${problem}` };
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    depth = Math.max(depth, level + 1);
+    if (depth > METADATA_MAX_DEPTH) return { depth, problem: null };
+    for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+      const problem = Array.isArray(value) ? null : textProblem(key, { multiline: true });
+      if (problem) return { depth, problem: `keys ${problem}` };
+      pending.push([child, level + 1]);
+    }
+  }
+  return { depth, problem: null };
 }
 
 export const MetadataInput = z
@@ -38,9 +55,11 @@ export const MetadataInput = z
     if (Buffer.byteLength(JSON.stringify(value), 'utf8') > METADATA_MAX_BYTES) {
       ctx.addIssue({ code: 'custom', message: `must be at most ${METADATA_MAX_BYTES} bytes when serialized as JSON` });
     }
-    if (depthOf(value) > METADATA_MAX_DEPTH) {
+    const { depth, problem } = inspectJson(value);
+    if (depth > METADATA_MAX_DEPTH) {
       ctx.addIssue({ code: 'custom', message: `must be nested at most ${METADATA_MAX_DEPTH} levels deep` });
     }
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
   .meta({
     description: `Free JSON object for your own references: at most ${METADATA_MAX_BYTES} bytes serialized and ${METADATA_MAX_DEPTH} levels deep. Do not put personal data or secrets here.`,
@@ -48,9 +67,37 @@ export const MetadataInput = z
 
 export const Amount = z.int().positive().meta({ description: 'Integer amount in cents (minor units of BRL).' });
 export const Currency = z.literal('BRL').default('BRL').meta({ description: 'Only BRL.' });
-export const ExternalId = z.string().min(1).max(255).meta({ description: 'Your idempotency identifier, unique per environment.' });
+export const ExternalId = text({ min: 1, max: TEXT_LIMITS.externalId }).meta({ description: 'Your idempotency identifier, unique per environment.' });
 
-/** Lower-case enum that also accepts its upper-case spelling and answers lower case (decision 9). */
+/**
+ * Where a gateway's hosted checkout sends the customer afterwards. The schema
+ * checks the form (an absolute http(s) URL that storage and gateways accept);
+ * whether plain `http://` is allowed depends on the environment, which the
+ * use case knows.
+ */
+export const ReturnUrl = text({ max: TEXT_LIMITS.returnUrl })
+  .superRefine((value, ctx) => {
+    const url = URL.canParse(value) ? new URL(value) : null;
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname) {
+      ctx.addIssue({ code: 'custom', message: 'must be an absolute https:// URL' });
+    } else if (url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: 'must not carry a user name or password' });
+    }
+  })
+  .meta({
+    description:
+      'Where the gateway\'s hosted checkout sends the customer after paying, declining or abandoning it (the checkout of a card payment, or of a subscription on gateways that have one). ' +
+      'An absolute `https://` URL; `http://` is accepted only for a loopback host (`localhost`, `127.0.0.1`, `[::1]`) in a sandbox environment. ' +
+      'Passed to the gateway as it is; a gateway without a hosted checkout ignores it. Your page should read the payment\'s status from this API (or wait for the webhook), never from the return itself.',
+    format: 'uri',
+  });
+
+/** `?externalId=` of the lookups: the same text rules as the field it looks up (a NUL would reach the database's query). */
+export const ExternalIdQuery = z.object({
+  externalId: text({ max: TEXT_LIMITS.externalId }).optional().meta({ description: 'Your externalId; required.' }),
+});
+
+/** Lower-case enum that also accepts its upper-case spelling and answers lower case. */
 export function caseInsensitiveEnum<const T extends readonly [string, ...string[]]>(values: T) {
   const accepted = [...values, ...values.map((v) => v.toUpperCase())] as [string, ...string[]];
   return z.enum(accepted).transform((v) => v.toLowerCase() as T[number]);

@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import { GATEWAY_NAMES, PAYMENT_METHODS, PAYMENT_STATUSES } from '../enums';
-import { Amount, caseInsensitiveEnum, Currency, CustomerInput, CustomerOutput, ExternalId, MetadataInput } from './common';
+import { Amount, caseInsensitiveEnum, Currency, CustomerInput, CustomerOutput, ExternalId, MetadataInput, ReturnUrl } from './common';
 
 export const CreatePaymentInput = z
-  .object({
+  .strictObject({
     amount: Amount,
     currency: Currency,
     method: caseInsensitiveEnum(PAYMENT_METHODS).meta({ description: '`pix` or `card`; upper case accepted, answered lower case.' }),
     customer: CustomerInput,
     externalId: ExternalId,
     metadata: MetadataInput.optional(),
+    returnUrl: ReturnUrl.optional(),
     card: z
-      .object({
+      .strictObject({
         installments: z.int().min(1).max(24).default(1).meta({ description: '1 to 24; gateway_a allows 1 to 12.' }),
       })
       .optional()

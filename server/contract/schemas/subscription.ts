@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { GATEWAY_NAMES, PAYMENT_METHODS, SUBSCRIPTION_INTERVALS, SUBSCRIPTION_STATUSES } from '../enums';
-import { Amount, caseInsensitiveEnum, Currency, CustomerInput, CustomerOutput, ExternalId, MetadataInput } from './common';
+import { TEXT_LIMITS } from '../limits';
+import { Amount, caseInsensitiveEnum, Currency, CustomerInput, CustomerOutput, ExternalId, MetadataInput, ReturnUrl } from './common';
+import { text } from './text';
 
-export const CreateSubscriptionInput = z.object({
+export const CreateSubscriptionInput = z.strictObject({
   amount: Amount,
   currency: Currency,
   interval: caseInsensitiveEnum(SUBSCRIPTION_INTERVALS).meta({ description: '`monthly` or `yearly`; upper case accepted.' }),
@@ -16,16 +18,23 @@ export const CreateSubscriptionInput = z.object({
   customer: CustomerInput,
   externalId: ExternalId,
   metadata: MetadataInput.optional(),
+  returnUrl: ReturnUrl.optional(),
   card: z
-    .object({ installments: z.int().min(1).max(24).optional() })
+    .strictObject({ installments: z.int().min(1).max(24).optional() })
     .optional()
     .meta({ description: 'Accepted and ignored.' }),
   gateway: z
-    .object({
-      gateway_c: z.object({ planId: z.string().min(1) }).optional(),
+    .strictObject({
+      gateway_c: z.strictObject({ planId: text({ min: 1, max: TEXT_LIMITS.planId }) }).optional(),
     })
     .optional()
     .meta({ description: '`gateway.gateway_c.planId` is required when SUBSCRIPTION routing resolves to gateway_c, ignored otherwise.' }),
+});
+
+/** `POST /v1/subscriptions/{id}/cancel`: the path's id and the optional body. */
+export const CancelSubscriptionInput = z.strictObject({
+  id: z.string(),
+  atPeriodEnd: z.boolean().optional().meta({ description: 'Default false.' }),
 });
 
 const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp' });

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../../contract/limits';
 import { newId } from '../../domain/ids';
 import { Environment } from './environment';
 
@@ -11,7 +12,7 @@ export const ApiKeySchema = defineEntity({
   properties: {
     id: p.string().primary().onCreate(() => newId('key')),
     environment: () => p.manyToOne(Environment),
-    name: p.string().length(255).nullable(),
+    name: p.string().length(TEXT_LIMITS.name).nullable(),
     /** SHA-256 of the whole secret key; the key itself is shown once and never stored. */
     keyHash: p.string().length(64).unique(),
     /** Non-secret visible beginning of the key (`sk_test_ab12`), to recognise it in listings. */

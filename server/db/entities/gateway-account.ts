@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../../contract/limits';
 import { GATEWAY_NAMES } from '../../contract/enums';
 import { randomToken } from '../../domain/ids';
 import { Environment } from './environment';
@@ -13,7 +14,7 @@ export const GatewayAccountSchema = defineEntity({
     environment: () => p.manyToOne(Environment),
     gateway: p.enum(GATEWAY_NAMES),
     enabled: p.boolean().default(true),
-    baseUrl: p.string().length(2048),
+    baseUrl: p.string().length(TEXT_LIMITS.url),
     /** Gateway credentials as JSON sealed with the master key (domain/secret-box.ts); never stored in plaintext. */
     credentialsSealed: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),

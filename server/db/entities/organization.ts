@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../../contract/limits';
 import { BILLING_STATUSES } from '../../contract/enums';
 import { newId } from '../../domain/ids';
 
@@ -7,7 +8,7 @@ export const OrganizationSchema = defineEntity({
   tableName: 'organizations',
   properties: {
     id: p.string().primary().onCreate(() => newId('org')),
-    name: p.string().length(255),
+    name: p.string().length(TEXT_LIMITS.name),
     /** Platform billing state; anything but `active` blocks payment and subscription creation (402). */
     billingStatus: p.enum(BILLING_STATUSES).default('active'),
     /** Monthly transaction quota of the plan; null means unlimited. */

@@ -3,7 +3,7 @@ import { newId } from '../../domain/ids';
 import { Environment } from './environment';
 
 /**
- * A standardized event (spec section 6), written in the same flush as the
+ * A standardized event (one of the contract's event types), written in the same flush as the
  * state change that caused it (transactional outbox). `data` is the state at
  * the moment of the transition and is never rewritten. `dispatchedAt` is set
  * once the event has been fanned out into one delivery per matching endpoint.
@@ -27,7 +27,7 @@ export const OutboxEventSchema = defineEntity({
 });
 
 export class OutboxEvent extends OutboxEventSchema.class {
-  /** The envelope of spec 6.3, exactly as it is delivered. */
+  /** The envelope `{id, type, createdAt, data}`, exactly as it is delivered. */
   envelope(): { id: string; type: string; createdAt: string; data: Record<string, unknown> } {
     return { id: this.id, type: this.type, createdAt: this.createdAt.toISOString(), data: this.data };
   }

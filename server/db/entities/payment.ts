@@ -1,8 +1,9 @@
 import { defineEntity, p, type Opt } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../../contract/limits';
 import { GATEWAY_NAMES, PAYMENT_METHODS, PAYMENT_STATUSES, type PaymentStatus } from '../../contract/enums';
 import { newId } from '../../domain/ids';
 import type { DomainEvent } from '../../domain/events';
-import { nextPaymentStatus, paymentEventType } from '../../domain/payment-states';
+import { nextPaymentStatus, paymentEventType } from '../../domain/payments/states';
 import type { PaymentSnapshot } from '../../gateways/adapter';
 import { Environment } from './environment';
 
@@ -20,7 +21,7 @@ export const PaymentSchema = defineEntity({
   properties: {
     id: p.string().primary().onCreate(() => newId('pay')),
     environment: () => p.manyToOne(Environment),
-    externalId: p.string().length(255),
+    externalId: p.string().length(TEXT_LIMITS.externalId),
     method: p.enum(PAYMENT_METHODS),
     gateway: p.enum(GATEWAY_NAMES),
     amount: p.bigint('number'),
@@ -33,8 +34,8 @@ export const PaymentSchema = defineEntity({
     pixQrCodeText: p.text().nullable(),
     cardBrand: p.string().length(64).nullable(),
     cardLast4: p.string().length(4).nullable(),
-    customerName: p.string().length(255).nullable(),
-    customerEmail: p.string().length(255).nullable(),
+    customerName: p.string().length(TEXT_LIMITS.customerName).nullable(),
+    customerEmail: p.string().length(TEXT_LIMITS.customerEmail).nullable(),
     customerDocumentLast4: p.string().length(4).nullable(),
     metadata: p.json<Record<string, unknown>>().nullable(),
     /** The gateway's last raw status word, for support. */
@@ -59,7 +60,7 @@ export class Payment extends PaymentSchema.class {
     return this.gatewayRef != null;
   }
 
-  /** The data of a payment event (spec 6.4), as of now. */
+  /** The `data` of a payment event, as of now (an event carries the state of its transition, never re-read). */
   eventData(): Record<string, unknown> {
     return {
       paymentId: this.id,
@@ -80,8 +81,6 @@ export class Payment extends PaymentSchema.class {
   /** The gateway accepted the create: keep its reference and what it handed over, then apply its status. */
   registerAtGateway(snapshot: PaymentSnapshot): DomainEvent[] {
     this.gatewayRef = snapshot.gatewayRef;
-    this.pendingRequestSealed = null;
-    this.registrationLeaseUntil = null;
     const events = [this.event('payment.created')];
     return [...events, ...this.applyGatewaySnapshot(snapshot)];
   }

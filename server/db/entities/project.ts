@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../../contract/limits';
 import { newId } from '../../domain/ids';
 import { Organization } from './organization';
 
@@ -8,7 +9,7 @@ export const ProjectSchema = defineEntity({
   properties: {
     id: p.string().primary().onCreate(() => newId('prj')),
     organization: () => p.manyToOne(Organization),
-    name: p.string().length(255),
+    name: p.string().length(TEXT_LIMITS.name),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

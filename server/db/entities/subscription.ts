@@ -1,8 +1,9 @@
 import { defineEntity, p, type Opt } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../../contract/limits';
 import { GATEWAY_NAMES, SUBSCRIPTION_INTERVALS, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../contract/enums';
 import type { DomainEvent } from '../../domain/events';
 import { newId } from '../../domain/ids';
-import { nextSubscriptionStatus, subscriptionEventType } from '../../domain/subscription-states';
+import { nextSubscriptionStatus, subscriptionEventType } from '../../domain/subscriptions/states';
 import type { SubscriptionSnapshot } from '../../gateways/adapter';
 import { Environment } from './environment';
 
@@ -19,7 +20,7 @@ export const SubscriptionSchema = defineEntity({
   properties: {
     id: p.string().primary().onCreate(() => newId('sub')),
     environment: () => p.manyToOne(Environment),
-    externalId: p.string().length(255),
+    externalId: p.string().length(TEXT_LIMITS.externalId),
     gateway: p.enum(GATEWAY_NAMES),
     amount: p.bigint('number'),
     currency: p.string().length(3).default('BRL'),
@@ -33,9 +34,9 @@ export const SubscriptionSchema = defineEntity({
     /** gateway_c: the `pl_` checkout link until the customer completes checkout, then the `sub_` subscription. */
     gatewayRef: p.string().length(255).nullable(),
     checkoutUrl: p.text().nullable(),
-    planId: p.string().length(255).nullable(),
-    customerName: p.string().length(255).nullable(),
-    customerEmail: p.string().length(255).nullable(),
+    planId: p.string().length(TEXT_LIMITS.planId).nullable(),
+    customerName: p.string().length(TEXT_LIMITS.customerName).nullable(),
+    customerEmail: p.string().length(TEXT_LIMITS.customerEmail).nullable(),
     customerDocumentLast4: p.string().length(4).nullable(),
     metadata: p.json<Record<string, unknown>>().nullable(),
     gatewayStatus: p.string().length(64).nullable(),
@@ -56,12 +57,12 @@ export class Subscription extends SubscriptionSchema.class {
     return this.gatewayRef != null;
   }
 
-  /** Synchronized with a real subscription at the gateway (not just a checkout link). */
-  get hasLiveGatewayRef(): Opt<boolean> {
-    return this.gatewayRef != null && !(this.gateway === 'gateway_c' && this.gatewayRef.startsWith('pl_'));
+  /** gateway_c: registered as a checkout link whose customer has not completed checkout yet (no subscription, no period). */
+  get awaitingCheckout(): Opt<boolean> {
+    return this.gateway === 'gateway_c' && this.gatewayRef != null && this.gatewayRef.startsWith('pl_');
   }
 
-  /** The data of a subscription event (spec 6.5), as of now. */
+  /** The `data` of a subscription event, as of now (an event carries the state of its transition, never re-read). */
   eventData(): Record<string, unknown> {
     return {
       subscriptionId: this.id,
@@ -94,15 +95,19 @@ export class Subscription extends SubscriptionSchema.class {
   /** The gateway accepted the create. `subscription.created` waits for a real subscription (gateway_c checkout). */
   registerAtGateway(snapshot: SubscriptionSnapshot): DomainEvent[] {
     this.gatewayRef = snapshot.gatewayRef;
-    this.pendingRequestSealed = null;
-    this.registrationLeaseUntil = null;
     this.takeDetails(snapshot);
-    return this.hasLiveGatewayRef ? this.recordCreated() : [];
+    return this.awaitingCheckout ? [] : this.recordCreated();
   }
 
-  /** gateway_c: the checkout link became a subscription. */
+  /**
+   * gateway_c: the checkout link became a subscription. A subscription
+   * already canceled here stays canceled and announces nothing (the gateway
+   * subscription that appeared is canceled there by the caller); it keeps the
+   * new reference so later notifications about it are recognized.
+   */
   completeCheckout(snapshot: SubscriptionSnapshot): DomainEvent[] {
     this.gatewayRef = snapshot.gatewayRef;
+    if (this.status === 'canceled') return [];
     this.takeDetails(snapshot);
     return [...this.recordCreated(), ...this.applyGatewaySnapshot(snapshot)];
   }

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { newId } from '../../domain/ids';
-import { WEBHOOK_DELIVERY_STATUSES } from '../../webhooks/delivery-statuses';
+import { WEBHOOK_DELIVERY_STATUSES } from '../../domain/delivery-statuses';
 import { Environment } from './environment';
 import { OutboxEvent } from './outbox-event';
 import { WebhookEndpoint } from './webhook-endpoint';
@@ -11,7 +11,7 @@ import { WebhookEndpoint } from './webhook-endpoint';
  *
  * The exact bytes sent (`body`), their timestamp and signature are fixed when
  * the first attempt starts and never rewritten, so a resend is byte-identical
- * (spec 6.2, 6.6.6). `leaseOwner`/`leaseUntil` are the claim of the one
+ * (the receiver deduplicates on the event id). `leaseOwner`/`leaseUntil` are the claim of the one
  * service instance allowed to attempt it right now; an expired lease means
  * the attempt was interrupted and may be made again.
  */
@@ -36,8 +36,13 @@ export const WebhookDeliverySchema = defineEntity({
     body: p.text().nullable(),
     /** Unix seconds sent as X-Service-Timestamp and signed with the body. */
     signedTimestamp: p.bigint('number').nullable(),
-    /** The X-Service-Signature value (`sha256=<hex>`); not a secret, it is sent to the receiver. */
-    signature: p.string().length(80).nullable(),
+    /**
+     * The X-Service-Signature value: `sha256=<hex>`, or one per secret joined
+     * with commas during a rotation's overlap. Not a secret, it is sent to the receiver.
+     */
+    signature: p.text().nullable(),
+    /** Fingerprints of the secrets that signed it, in the order of the signature header (null before they were recorded). */
+    signedWith: p.json<string[]>().nullable(),
     leaseOwner: p.string().length(64).nullable(),
     leaseUntil: p.datetime().nullable(),
     lastAttemptAt: p.datetime().nullable(),

@@ -1,11 +1,17 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../../contract/limits';
 import { randomToken } from '../../domain/ids';
 import { Environment } from './environment';
 
 /**
- * A merchant's receiver of outbound events (spec 6.1), in one environment
+ * A merchant's receiver of outbound events, in one environment
  * (and so one project). The signing secret is shown once and kept sealed with
  * the master key, since every delivery needs it back to sign.
+ *
+ * After a rotation with an overlap, the secret it replaced is kept sealed
+ * too, until `previousSecretExpiresAt`: deliveries fixed before then carry a
+ * signature with each secret, so a receiver can add the new secret before
+ * dropping the old one. Only the most recent previous secret is kept.
  */
 export const WebhookEndpointSchema = defineEntity({
   name: 'WebhookEndpoint',
@@ -14,14 +20,18 @@ export const WebhookEndpointSchema = defineEntity({
   properties: {
     id: p.string().primary().onCreate(() => `whe_${randomToken(24)}`),
     environment: () => p.manyToOne(Environment),
-    url: p.string().length(2048),
+    url: p.string().length(TEXT_LIMITS.url),
     /** Event types this endpoint receives; empty means every type. */
     enabledEvents: p.json<string[]>(),
     enabled: p.boolean().default(true),
-    description: p.string().length(255).nullable(),
+    description: p.string().length(TEXT_LIMITS.description).nullable(),
     /** The signing secret sealed with the master key (domain/secret-box.ts); never stored in plaintext. */
     secretSealed: p.text(),
     secretRotatedAt: p.datetime().nullable(),
+    /** The secret replaced by the last rotation, sealed like the current one, while it still signs. */
+    previousSecretSealed: p.text().nullable(),
+    /** Deliveries fixed from this instant on are signed with the current secret only. */
+    previousSecretExpiresAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -4,10 +4,12 @@ import { Migration20261122011935_tenancy } from './Migration20261122011935_tenan
 import { Migration20261122013558_payments_routing_outbox } from './Migration20261122013558_payments_routing_outbox';
 import { Migration20261122013958_webhooks } from './Migration20261122013958_webhooks';
 import { Migration20261122014746_subscriptions } from './Migration20261122014746_subscriptions';
+import { Migration20261122114828_webhook_secret_overlap } from './Migration20261122114828_webhook_secret_overlap';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
   { name: 'Migration20261122013558_payments_routing_outbox', class: Migration20261122013558_payments_routing_outbox },
   { name: 'Migration20261122013958_webhooks', class: Migration20261122013958_webhooks },
   { name: 'Migration20261122014746_subscriptions', class: Migration20261122014746_subscriptions },
+  { name: 'Migration20261122114828_webhook_secret_overlap', class: Migration20261122114828_webhook_secret_overlap },
 ];

@@ -1,19 +1,21 @@
 /**
  * Applies one authenticated, normalized gateway event through the domain,
- * exactly once: the receipt (account, gateway event id) is unique, so a
- * redelivered event changes nothing; and since statuses only move forward, a
- * late or out-of-order event cannot undo a newer state either.
+ * exactly once. The receipt (account, gateway event id) is written in the
+ * same transaction as the change, under the resource's row lock: a
+ * redelivered event finds its receipt and changes nothing, and a change that
+ * fails leaves no receipt behind, so the gateway's retry is applied. Since
+ * statuses only move forward, a late or out-of-order event cannot undo a
+ * newer state either.
  */
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityClass } from '@mikro-orm/core';
 import type { GatewayName } from '../../contract/enums';
-import { InboundWebhook, Payment } from '../../db/entities';
+import { Payment, Subscription } from '../../db/entities';
 import type { EntityManager } from '../../db/orm';
 import type { GatewayEvent } from '../../gateways';
 import type { Services } from '../../services';
-import { Subscription } from '../../db/entities/subscription';
-import { applyPaymentSnapshot } from '../payments/transitions';
-import { applySubscriptionCharge } from '../subscriptions/charges';
-import { applySubscriptionChange } from '../subscriptions/transitions';
+import { applyLocked, type LockedChange } from '../locked-apply';
+import { paymentSnapshotChange } from '../payments/apply-snapshot';
+import { subscriptionChargeChange } from '../subscriptions/charges';
 
 export type EventOutcome = 'applied' | 'duplicate' | 'unknown_reference';
 
@@ -23,59 +25,71 @@ export interface InboundTarget {
   gateway: GatewayName;
 }
 
-async function recordReceipt(em: EntityManager, target: InboundTarget, event: GatewayEvent): Promise<boolean> {
-  try {
-    await em.insert(InboundWebhook, { account: target.accountId, eventId: event.eventId.slice(0, 255), kind: event.kind, receivedAt: new Date() });
-    return true;
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) return false;
-    throw error;
+/** True when this event is new for the account; false when its receipt exists (a redelivery). */
+async function recordReceipt(tx: EntityManager, target: InboundTarget, event: GatewayEvent): Promise<boolean> {
+  const inserted = await tx.execute<{ id: number }[]>(
+    `insert into inbound_webhooks (account_id, event_id, kind, received_at) values (?, ?, ?, ?)
+     on conflict (account_id, event_id) do nothing returning id`,
+    [target.accountId, event.eventId.slice(0, 255), event.kind, new Date()],
+  );
+  return inserted.length === 1;
+}
+
+/** Applies a change under the resource's row lock, but only when `isNew` records the event as new in the same transaction. */
+type LockedApplication = (em: EntityManager, services: Services, isNew: (tx: EntityManager) => Promise<boolean>) => Promise<unknown>;
+
+function onLocked<T extends { id: string }>(entity: EntityClass<T>, id: string, change: LockedChange<T>): LockedApplication {
+  return (em, services, isNew) => applyLocked(em, services, entity, id, async (locked, tx) => ((await isNew(tx)) ? change(locked, tx) : []));
+}
+
+/** The stored resource an event is about, with the change it makes; null when the resource is unknown here (yet). */
+async function applicationOf(em: EntityManager, services: Services, target: InboundTarget, event: GatewayEvent): Promise<LockedApplication | null> {
+  const scope = { environment: target.environmentId, gateway: target.gateway };
+  switch (event.kind) {
+    case 'payment_status': {
+      const payment = await em.findOne(Payment, { ...scope, gatewayRef: event.payment.gatewayRef });
+      return payment && onLocked(Payment, payment.id, paymentSnapshotChange(services.log, event.payment));
+    }
+    case 'subscription_status': {
+      const subscription = await em.findOne(Subscription, { ...scope, gatewayRef: event.subscription.gatewayRef });
+      return subscription && onLocked(Subscription, subscription.id, (s) => s.applyGatewaySnapshot(event.subscription));
+    }
+    case 'subscription_checkout_completed': {
+      const subscription = await em.findOne(Subscription, { ...scope, gatewayRef: { $in: [event.checkoutRef, event.subscription.gatewayRef] } });
+      if (!subscription) return null;
+      if (subscription.status === 'canceled') await cancelLateCheckout(em, services, target, subscription, event.subscription.gatewayRef);
+      return onLocked(Subscription, subscription.id, (s) => s.completeCheckout(event.subscription));
+    }
+    case 'subscription_charge': {
+      const subscription = await em.findOne(Subscription, { ...scope, gatewayRef: event.subscriptionRef });
+      return subscription && onLocked(Subscription, subscription.id, subscriptionChargeChange(target, event));
+    }
   }
 }
 
-/** The stored resource an event is about; null when unknown here (yet). */
-async function resourceOf(em: EntityManager, target: InboundTarget, event: GatewayEvent): Promise<Payment | Subscription | null> {
-  const scope = { environment: target.environmentId, gateway: target.gateway };
-  switch (event.kind) {
-    case 'payment_status':
-      return em.findOne(Payment, { ...scope, gatewayRef: event.payment.gatewayRef });
-    case 'subscription_status':
-      return em.findOne(Subscription, { ...scope, gatewayRef: event.subscription.gatewayRef });
-    case 'subscription_checkout_completed':
-      return em.findOne(Subscription, { ...scope, gatewayRef: { $in: [event.checkoutRef, event.subscription.gatewayRef] } });
-    case 'subscription_charge':
-      return em.findOne(Subscription, { ...scope, gatewayRef: event.subscriptionRef });
-  }
+/**
+ * The customer completed a checkout whose subscription was already canceled
+ * here (the link was paid in the moment it was being deactivated): the
+ * subscription that appeared at the gateway is canceled there at once, before
+ * the notification is recorded, so a failure is retried with the gateway's
+ * redelivery. Asking first keeps a redelivery from canceling twice.
+ */
+async function cancelLateCheckout(em: EntityManager, services: Services, target: InboundTarget, subscription: Subscription, gatewayRef: string): Promise<void> {
+  const route = await services.gateways.forExisting(em, target.environmentId, target.gateway);
+  const current = await route.adapter.getSubscription(gatewayRef);
+  if (current.status === 'canceled') return;
+  services.log.warn({ subscriptionId: subscription.id, gatewayRef }, 'checkout completed after the subscription was canceled; canceling the new gateway subscription');
+  await route.adapter.cancelSubscription(gatewayRef, { atPeriodEnd: false });
 }
 
 export async function applyGatewayEvent(em: EntityManager, services: Services, target: InboundTarget, event: GatewayEvent): Promise<EventOutcome> {
-  const resource = await resourceOf(em, target, event);
-  // Not recorded as received: if the resource appears later (its create still committing), a redelivery applies.
-  if (!resource) return 'unknown_reference';
-  if (!(await recordReceipt(em, target, event))) return 'duplicate';
-  try {
-    await applyEvent(em, services, target, event, resource.id);
-  } catch (error) {
-    // Not applied: forget the receipt so the gateway's redelivery is applied instead of skipped as a duplicate.
-    await em.fork().nativeDelete(InboundWebhook, { account: target.accountId, eventId: event.eventId.slice(0, 255) });
-    throw error;
-  }
-  return 'applied';
-}
-
-async function applyEvent(em: EntityManager, services: Services, target: InboundTarget, event: GatewayEvent, resourceId: string): Promise<void> {
-  switch (event.kind) {
-    case 'payment_status':
-      await applyPaymentSnapshot(em, services, resourceId, event.payment);
-      return;
-    case 'subscription_status':
-      await applySubscriptionChange(em, services, resourceId, (s) => s.applyGatewaySnapshot(event.subscription));
-      return;
-    case 'subscription_checkout_completed':
-      await applySubscriptionChange(em, services, resourceId, (s) => s.completeCheckout(event.subscription));
-      return;
-    case 'subscription_charge':
-      await applySubscriptionCharge(em, services, target, event);
-      return;
-  }
+  const application = await applicationOf(em, services, target, event);
+  // No receipt: if the resource appears later (its create still committing), a redelivery applies.
+  if (!application) return 'unknown_reference';
+  let duplicate = false;
+  await application(em, services, async (tx) => {
+    duplicate = !(await recordReceipt(tx, target, event));
+    return !duplicate;
+  });
+  return duplicate ? 'duplicate' : 'applied';
 }

@@ -1,24 +1,19 @@
 /**
- * POST /v1/payments/{id}/cancel: an unpaid card payment, checked in the order
- * of decision 2, canceled at the gateway, then moved through the state machine.
+ * POST /v1/payments/{id}/cancel: an unpaid card payment, checked by the
+ * payment's cancel rules, canceled at the gateway, then moved through the
+ * state machine.
  */
 import { ApiError } from '../../contract/errors';
-import type { PaymentStatus } from '../../contract/enums';
 import type { Payment } from '../../db/entities';
+import { GATEWAY_CALLS } from '../gateway-calls';
+import { raises } from '../raises';
 import type { RequestContext } from '../request-context';
-import { findPayment } from './lookup';
-import { applyPaymentSnapshot } from './transitions';
+import { ROUTE_EXISTING } from '../routing';
+import { applyPaymentSnapshot } from './apply-snapshot';
+import { FIND_PAYMENT, findPayment } from './lookup';
+import { assertCancelable, CANCEL_RULES } from './states';
 
-const ENDED: readonly PaymentStatus[] = ['canceled', 'expired', 'failed'];
-
-function assertCancelable(payment: Payment): void {
-  const status = payment.status as PaymentStatus;
-  if (payment.method === 'pix') throw new ApiError('cannot_cancel_pix');
-  if (status === 'paid') throw new ApiError('cannot_cancel_paid');
-  if (ENDED.includes(status)) throw new ApiError('already_canceled', { status });
-  if (status === 'processing') throw new ApiError('cannot_cancel_status', { status }, 'The payment is being processed by the gateway and cannot be canceled now.');
-  if (!payment.gatewayRef) throw new ApiError('missing_gateway_ref');
-}
+export const CANCEL_PAYMENT = raises(['not_implemented', 'cannot_cancel_status'], FIND_PAYMENT, CANCEL_RULES, ROUTE_EXISTING, GATEWAY_CALLS.cancelPayment);
 
 export async function cancelPayment(context: RequestContext, id: string): Promise<Payment> {
   const { em, services, principal } = context;
@@ -29,8 +24,8 @@ export async function cancelPayment(context: RequestContext, id: string): Promis
 
   const snapshot = await route.adapter.cancelPayment(payment.gatewayRef!);
   const updated = await applyPaymentSnapshot(em, services, payment.id, snapshot);
-  // The gateway may report that the payment moved on meanwhile (paid, expired): say so as the contract does.
-  if (updated.status !== 'canceled') assertCancelable(updated);
-  if (updated.status !== 'canceled') throw new ApiError('cannot_cancel_status', { status: updated.status });
-  return updated;
+  if (updated.status === 'canceled') return updated;
+  // The gateway reports that the payment moved on meanwhile (paid, expired): answer as the cancel rules do for that status.
+  assertCancelable(updated);
+  throw new ApiError('cannot_cancel_status', { status: updated.status });
 }

@@ -5,9 +5,14 @@
  */
 import { ApiError } from '../../contract/errors';
 import type { Payment } from '../../db/entities';
+import { GATEWAY_CALLS } from '../gateway-calls';
+import { raises } from '../raises';
 import type { RequestContext } from '../request-context';
-import { findPayment } from './lookup';
-import { applyPaymentSnapshot } from './transitions';
+import { ROUTE_EXISTING } from '../routing';
+import { applyPaymentSnapshot } from './apply-snapshot';
+import { FIND_PAYMENT, findPayment } from './lookup';
+
+export const SYNC_PAYMENT = raises(['missing_gateway_ref'], FIND_PAYMENT, ROUTE_EXISTING, GATEWAY_CALLS.getPayment);
 
 export async function syncPayment(context: RequestContext, id: string): Promise<Payment> {
   const { em, services, principal } = context;

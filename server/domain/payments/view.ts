@@ -1,7 +1,7 @@
 import type { PaymentBody } from '../../contract/schemas/payment';
 import type { Payment } from '../../db/entities';
 
-/** The Payment of spec 2.1: every field present, null where empty. */
+/** The Payment body of the contract: every field present, null where empty. */
 export function paymentBody(payment: Payment): PaymentBody {
   const hasCustomer = payment.customerName != null || payment.customerEmail != null || payment.customerDocumentLast4 != null;
   return {

@@ -5,28 +5,18 @@
  * and the first time it settles the subscription records `renewed` or
  * `payment_failed` next to the payment's own events, in one transaction.
  */
-import { createHash } from 'node:crypto';
-import { LockMode } from '@mikro-orm/core';
 import type { GatewayName } from '../../contract/enums';
-import { Payment } from '../../db/entities';
-import { Subscription } from '../../db/entities/subscription';
-import type { EntityManager } from '../../db/orm';
+import { Payment, Subscription } from '../../db/entities';
 import type { GatewayEvent } from '../../gateways';
-import type { Services } from '../../services';
-import { recordEvents, type DomainEvent } from '../events';
+import type { DomainEvent } from '../events';
+import type { LockedChange } from '../locked-apply';
+import { requestFingerprint } from '../registration/idempotency';
 
 type ChargeEvent = Extract<GatewayEvent, { kind: 'subscription_charge' }>;
 
-export async function applySubscriptionCharge(
-  em: EntityManager,
-  services: Pick<Services, 'outbox'>,
-  target: { environmentId: string; gateway: GatewayName },
-  event: ChargeEvent,
-): Promise<'applied' | 'unknown_reference'> {
-  const found = await em.findOne(Subscription, { environment: target.environmentId, gateway: target.gateway, gatewayRef: event.subscriptionRef });
-  if (!found) return 'unknown_reference';
-  await em.transactional(async (tx) => {
-    const subscription = await tx.findOneOrFail(Subscription, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+/** A charge the gateway reported for a subscription, as a change of the locked subscription. */
+export function subscriptionChargeChange(target: { environmentId: string; gateway: GatewayName }, event: ChargeEvent): LockedChange<Subscription> {
+  return async (subscription, tx) => {
     const charge = event.payment;
     let payment = await tx.findOne(Payment, { environment: target.environmentId, gateway: target.gateway, gatewayRef: charge.gatewayRef });
     const events: DomainEvent[] = [];
@@ -41,7 +31,7 @@ export async function applySubscriptionCharge(
         customerName: subscription.customerName,
         customerEmail: subscription.customerEmail,
         customerDocumentLast4: subscription.customerDocumentLast4,
-        requestHash: createHash('sha256').update(charge.gatewayRef).digest('hex'),
+        requestHash: requestFingerprint(charge.gatewayRef),
         subscriptionId: subscription.id,
       });
       events.push(...payment.registerAtGateway(charge));
@@ -51,8 +41,6 @@ export async function applySubscriptionCharge(
     const settled = events.map((e) => e.type);
     if (event.outcome === 'paid' && settled.includes('payment.paid')) events.push(...subscription.chargePaid(event.nextBillingAt));
     if (event.outcome === 'failed' && settled.includes('payment.failed')) events.push(...subscription.chargeFailed());
-    recordEvents(tx, events);
-  });
-  services.outbox.notify();
-  return 'applied';
+    return events;
+  };
 }

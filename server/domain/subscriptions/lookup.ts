@@ -1,18 +1,16 @@
-import { ApiError } from '../../contract/errors';
-import { Subscription } from '../../db/entities/subscription';
+import { Subscription } from '../../db/entities';
 import type { EntityManager } from '../../db/orm';
 import { isWellFormedId } from '../ids';
+import { raises } from '../raises';
+import { FIND_BY_EXTERNAL_ID, FIND_IN_ENVIRONMENT, findByExternalId, findInEnvironment } from '../lookup';
 
-/** Decision 4: a malformed subscription id is simply not found (the contract names no 400 there). */
-export async function findSubscription(em: EntityManager, environmentId: string, id: string): Promise<Subscription> {
-  const subscription = isWellFormedId('sub', id) ? await em.findOne(Subscription, { id, environment: environmentId }) : null;
-  if (!subscription) throw new ApiError('not_found', {}, `No subscription ${id} in this environment.`);
-  return subscription;
-}
+/** The contract names no 400 for a subscription id: a malformed one is simply not found. */
+export const FIND_SUBSCRIPTION = raises([], FIND_IN_ENVIRONMENT);
 
-export async function findSubscriptionByExternalId(em: EntityManager, environmentId: string, externalId: string | undefined): Promise<Subscription> {
-  if (!externalId) throw new ApiError('missing_query', {}, 'The externalId query parameter is required.');
-  const subscription = await em.findOne(Subscription, { externalId, environment: environmentId });
-  if (!subscription) throw new ApiError('not_found', {}, 'No subscription with this externalId in this environment.');
-  return subscription;
-}
+export const findSubscription = (em: EntityManager, environmentId: string, id: string): Promise<Subscription> =>
+  findInEnvironment(em, Subscription, environmentId, id, 'subscription', isWellFormedId('sub', id));
+
+export const FIND_SUBSCRIPTION_BY_EXTERNAL_ID = raises([], FIND_BY_EXTERNAL_ID);
+
+export const findSubscriptionByExternalId = (em: EntityManager, environmentId: string, externalId: string | undefined): Promise<Subscription> =>
+  findByExternalId(em, Subscription, environmentId, externalId, 'subscription');

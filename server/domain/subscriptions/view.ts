@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Subscription as SubscriptionSchema } from '../../contract/schemas/subscription';
 import type { Subscription } from '../../db/entities/subscription';
 
-/** The Subscription of spec 2.2: every field present, null where empty. */
+/** The Subscription body of the contract: every field present, null where empty. */
 export function subscriptionBody(subscription: Subscription): z.infer<typeof SubscriptionSchema> {
   const hasCustomer = subscription.customerName != null || subscription.customerEmail != null || subscription.customerDocumentLast4 != null;
   return {

@@ -65,6 +65,7 @@ const FIELD_PATHS: Record<string, FieldMapping> = {
   'customer.phone': { path: ['customer', 'phone'], message: 'The gateway refused the customer phone.' },
   interval: { path: ['interval'], message: 'The gateway refused the interval.' },
   trial_days: { path: ['trialDays'], message: 'The gateway refused the trial days.' },
+  return_url: { path: ['returnUrl'], message: 'The gateway refused the return URL: it must be an absolute http(s) URL.' },
 };
 
 const refusal = {
@@ -131,6 +132,7 @@ export class GatewayAAdapter implements GatewayAdapter {
         installments: input.method === 'card' ? (input.installments ?? 1) : 1,
         description: input.description,
         customer: wireCustomer(input.customer),
+        return_url: input.returnUrl ?? undefined,
       },
     });
     return toPaymentSnapshot(expectAnswer(PROVIDER, response, paymentSchema, 'create payment', refusal));
@@ -157,6 +159,7 @@ export class GatewayAAdapter implements GatewayAdapter {
         interval: input.interval === 'monthly' ? 'month' : 'year',
         trial_days: input.trialDays,
         customer: wireCustomer(input.customer),
+        return_url: input.returnUrl ?? undefined,
       },
     });
     return toSubscriptionSnapshot(expectAnswer(PROVIDER, response, subscriptionSchema, 'create subscription', refusal));

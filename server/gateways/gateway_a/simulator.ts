@@ -1,8 +1,10 @@
 /** In-memory gateway_a speaking PROTOCOL.md over real HTTP, with the common `/_sim/` control surface. */
 import { z } from 'zod';
 import type { CardSummary } from '../adapter';
-import { buildHandle, controlRoutes, hostedCheckoutRoute, type GatewaySimulator, type SimulatorActions, type SimulatorOptions } from '../simulator/control';
-import { addDays, addInterval, DEFAULT_CARD, found, newId, pixCopyPaste, QR_PNG_BASE64, requireOpen } from '../simulator/fixtures';
+import { sandboxPix, warmUpQr, type SandboxPixReceiver } from '../simulator/brcode';
+import { hostedCheckoutRoutes, withParams, type CheckoutOutcome } from '../simulator/checkout-page';
+import { buildHandle, controlRoutes, type GatewaySimulator, type SimulatorActions, type SimulatorOptions } from '../simulator/control';
+import { addDays, addInterval, DEFAULT_CARD, found, newId, requireOpen, returnUrlSchema } from '../simulator/fixtures';
 import { SimControlError, startSimServer, type SimProtocol, type SimRequest, type SimResponse, type SimRoute } from '../simulator/server';
 import { WebhookDispatcher } from '../simulator/webhooks';
 import { hmacSha256, headerValue, safeEqual } from '../signing';
@@ -11,6 +13,16 @@ import { credentialsSchema, SIGNATURE_HEADER, type GatewayACredentials, type Wir
 const MAX_INSTALLMENTS = 12;
 const OPEN_PAYMENT = ['requires_payment_method', 'requires_action', 'processing'];
 const OPEN_SUBSCRIPTION = ['trialing', 'active', 'past_due', 'unpaid'];
+
+/** The sandbox account's own Pix receiver: every simulated Pix is paid to it. */
+const PIX_RECEIVER: SandboxPixReceiver = {
+  pixKey: 'a1d4c0de-5a7d-4b0a-9a11-0000000000a1',
+  merchantName: 'Gateway A Sandbox',
+  merchantCity: 'São Paulo',
+};
+
+/** gateway_a's words for a checkout outcome in the return address (`redirect_status`). */
+const REDIRECT_STATUS: Record<CheckoutOutcome, string> = { paid: 'succeeded', declined: 'failed', abandoned: 'canceled' };
 
 const customerInput = z.object({
   name: z.string().min(1),
@@ -25,6 +37,7 @@ const paymentInput = z.object({
   installments: z.number().int().min(1).max(MAX_INSTALLMENTS).default(1),
   description: z.string().optional(),
   customer: customerInput,
+  return_url: returnUrlSchema.optional(),
 });
 const subscriptionInput = z.object({
   amount: z.number().int().positive(),
@@ -32,6 +45,7 @@ const subscriptionInput = z.object({
   interval: z.enum(['month', 'year']),
   trial_days: z.number().int().min(0).max(730).default(0),
   customer: customerInput,
+  return_url: returnUrlSchema.optional(),
 });
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -48,9 +62,12 @@ function refuse(issues: z.core.$ZodIssue[]): SimResponse {
 
 export async function startGatewayASimulator(options: SimulatorOptions<GatewayACredentials>): Promise<GatewaySimulator> {
   const credentials = credentialsSchema.parse(options.credentials);
+  await warmUpQr();
   const payments = new Map<string, WirePayment>();
   const subscriptions = new Map<string, WireSubscription & { checkout_completed: boolean }>();
   const idempotency = new Map<string, string>();
+  /** What the hosted page shows beyond the wire object: the order description and the cardholder to prefill. */
+  const pageInfo = new Map<string, { description: string | null; customerName: string }>();
   const created = { payments: 0, subscriptions: 0, subscriptionCharges: 0 };
   let baseUrl = '';
 
@@ -105,6 +122,7 @@ export async function startGatewayASimulator(options: SimulatorOptions<GatewayAC
       pix: null,
       card: status === 'succeeded' ? { ...DEFAULT_CARD } : null,
       subscription: subscription.id,
+      return_url: null,
       created: now(),
     };
     payments.set(charge.id, charge);
@@ -125,12 +143,13 @@ export async function startGatewayASimulator(options: SimulatorOptions<GatewayAC
       method: 'POST',
       pattern: '/v1/payments',
       operation: 'createPayment',
-      handler: (req) => {
+      handler: async (req) => {
         const seen = replay('payments', req);
         if ('status' in seen) return seen;
         const input = paymentInput.safeParse(req.body);
         if (!input.success) return refuse(input.error.issues);
         const id = newId('pi_');
+        const pix = input.data.method === 'pix' ? await sandboxPix(PIX_RECEIVER, id, input.data.amount) : null;
         const payment: WirePayment = {
           id,
           object: 'payment',
@@ -140,15 +159,14 @@ export async function startGatewayASimulator(options: SimulatorOptions<GatewayAC
           status: 'requires_payment_method',
           installments: input.data.method === 'card' ? input.data.installments : 1,
           checkout_url: input.data.method === 'card' ? `${baseUrl}/checkout/${id}` : null,
-          pix:
-            input.data.method === 'pix'
-              ? { qr_code_url: `data:image/png;base64,${QR_PNG_BASE64}`, copy_paste: pixCopyPaste(id, input.data.amount) }
-              : null,
+          pix: pix ? { qr_code_url: `data:image/png;base64,${pix.pngBase64}`, copy_paste: pix.text } : null,
           card: null,
           subscription: null,
+          return_url: input.data.return_url ?? null,
           created: now(),
         };
         payments.set(id, payment);
+        pageInfo.set(id, { description: input.data.description ?? null, customerName: input.data.customer.name });
         idempotency.set(seen.key, id);
         created.payments += 1;
         return { status: 201, body: payment };
@@ -202,10 +220,12 @@ export async function startGatewayASimulator(options: SimulatorOptions<GatewayAC
           cancel_at_period_end: false,
           canceled_at: null,
           checkout_url: `${baseUrl}/checkout/${id}`,
+          return_url: input.data.return_url ?? null,
           created: now(),
           checkout_completed: false,
         };
         subscriptions.set(id, subscription);
+        pageInfo.set(id, { description: null, customerName: input.data.customer.name });
         idempotency.set(seen.key, id);
         created.subscriptions += 1;
         return { status: 201, body: publicSubscription(subscription) };
@@ -263,6 +283,10 @@ export async function startGatewayASimulator(options: SimulatorOptions<GatewayAC
       s.checkout_completed = true;
       return { subscriptionRef: s.id };
     },
+    raceNextDeactivation(ref) {
+      subscription(ref);
+      throw new SimControlError(409, 'gateway_a subscriptions have no checkout link to deactivate');
+    },
     renewSubscription(ref) {
       const s = subscription(ref);
       requireOpen(s.status, OPEN_SUBSCRIPTION, 'subscription');
@@ -296,14 +320,53 @@ export async function startGatewayASimulator(options: SimulatorOptions<GatewayAC
     },
   };
 
-  const checkoutPage = hostedCheckoutRoute('/checkout/:ref', (ref) => (payments.has(ref) ? 'payment' : subscriptions.has(ref) ? 'subscription' : null));
+  const checkoutPages = hostedCheckoutRoutes({
+    pattern: '/checkout/:ref',
+    brand: { title: 'Gateway A', accent: '#4f46e5' },
+    handle: () => handle!,
+    view(ref) {
+      const info = pageInfo.get(ref);
+      const p = payments.get(ref);
+      if (p && p.method === 'card') {
+        return {
+          kind: 'payment',
+          amount: p.amount,
+          installments: p.installments,
+          interval: null,
+          trialDays: 0,
+          description: info?.description ?? null,
+          customerName: info?.customerName ?? null,
+          open: ['requires_payment_method', 'requires_action'].includes(p.status),
+          rawStatus: p.status,
+          returnUrl: p.return_url,
+        };
+      }
+      const s = subscriptions.get(ref);
+      if (!s) return null;
+      const trialDays = s.trial_end ? Math.max(0, Math.round((s.trial_end - s.created) / 86_400)) : 0;
+      return {
+        kind: 'subscription',
+        amount: s.amount,
+        installments: 1,
+        interval: s.interval === 'month' ? 'monthly' : 'yearly',
+        trialDays,
+        description: null,
+        customerName: info?.customerName ?? null,
+        open: OPEN_SUBSCRIPTION.includes(s.status) && !s.checkout_completed,
+        rawStatus: s.checkout_completed ? 'checkout_completed' : s.status,
+        returnUrl: s.return_url,
+      };
+    },
+    returnTo: (returnUrl, ref, outcome) =>
+      withParams(returnUrl, { [ref.startsWith('subs_') ? 'subscription' : 'payment']: ref, redirect_status: REDIRECT_STATUS[outcome] }),
+  });
 
   let handle: GatewaySimulator | undefined;
   const server = await startSimServer({
     port: options.port,
     host: options.host,
     protocol,
-    routes: [...api, checkoutPage, ...controlRoutes(() => handle!)],
+    routes: [...api, ...checkoutPages, ...controlRoutes(() => handle!)],
   });
   baseUrl = server.url;
   handle = buildHandle(server, webhooks, actions, () => ({ ...created }));

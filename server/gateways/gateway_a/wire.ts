@@ -19,6 +19,8 @@ export const paymentSchema = z.object({
   pix: z.object({ qr_code_url: z.string(), copy_paste: z.string() }).nullable(),
   card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
   subscription: z.string().nullable(),
+  /** Where the hosted checkout sends the customer back; null when the create had none. */
+  return_url: z.string().nullable().default(null),
   created: z.number().int(),
 });
 export type WirePayment = z.infer<typeof paymentSchema>;
@@ -35,6 +37,7 @@ export const subscriptionSchema = z.object({
   cancel_at_period_end: z.boolean(),
   canceled_at: z.number().int().nullable(),
   checkout_url: z.string().nullable(),
+  return_url: z.string().nullable().default(null),
   created: z.number().int(),
 });
 export type WireSubscription = z.infer<typeof subscriptionSchema>;

@@ -62,6 +62,7 @@ const FIELD_PATHS: Record<string, FieldMapping> = {
   'cliente.telefone': { path: ['customer', 'phone'], message: 'The gateway refused the customer phone.' },
   ciclo: { path: ['interval'], message: 'The gateway refused the interval.' },
   diasTeste: { path: ['trialDays'], message: 'The gateway refused the trial days.' },
+  urlRetorno: { path: ['returnUrl'], message: 'The gateway refused the return URL: it must be an absolute http(s) URL.' },
 };
 
 const refusal = {
@@ -146,6 +147,7 @@ export class GatewayBAdapter implements GatewayAdapter {
         parcelas: input.method === 'card' ? (input.installments ?? 1) : 1,
         ...(input.description ? { descricao: input.description } : {}),
         cliente: cliente(input.customer),
+        ...(input.returnUrl ? { urlRetorno: input.returnUrl } : {}),
       },
     });
     const cobranca = expectAnswer(PROVIDER, response, cobrancaSchema, 'create cobranca', refusal);
@@ -171,6 +173,7 @@ export class GatewayBAdapter implements GatewayAdapter {
         ciclo: input.interval === 'monthly' ? 'MENSAL' : 'ANUAL',
         diasTeste: input.trialDays,
         cliente: cliente(input.customer),
+        ...(input.returnUrl ? { urlRetorno: input.returnUrl } : {}),
       },
     });
     return toSubscriptionSnapshot(expectAnswer(PROVIDER, response, assinaturaSchema, 'create assinatura', refusal));

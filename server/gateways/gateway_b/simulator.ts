@@ -1,8 +1,10 @@
 /** In-memory gateway_b speaking PROTOCOL.md over real HTTP, with the common `/_sim/` control surface. */
 import { z } from 'zod';
 import type { SubscriptionInterval } from '../../contract/enums';
-import { buildHandle, controlRoutes, hostedCheckoutRoute, type GatewaySimulator, type SimulatorActions, type SimulatorOptions } from '../simulator/control';
-import { addDays, addInterval, DEFAULT_CARD, found, newId, pixCopyPaste, QR_PNG_BASE64, requireOpen } from '../simulator/fixtures';
+import { sandboxPix, warmUpQr, type SandboxPixReceiver } from '../simulator/brcode';
+import { hostedCheckoutRoutes, withParams, type CheckoutOutcome } from '../simulator/checkout-page';
+import { buildHandle, controlRoutes, type GatewaySimulator, type SimulatorActions, type SimulatorOptions } from '../simulator/control';
+import { addDays, addInterval, DEFAULT_CARD, found, newId, requireOpen, returnUrlSchema } from '../simulator/fixtures';
 import { SimControlError, startSimServer, type SimProtocol, type SimResponse, type SimRoute } from '../simulator/server';
 import { WebhookDispatcher } from '../simulator/webhooks';
 import { headerValue, safeEqual } from '../signing';
@@ -13,6 +15,16 @@ const MAX_PARCELAS = 24;
 const OPEN_COBRANCA = ['PENDENTE', 'EM_ANALISE', 'AUTORIZADO'];
 const OPEN_ASSINATURA = ['EM_TESTE', 'ATIVA', 'INADIMPLENTE', 'SUSPENSA'];
 const PIX_LIFETIME_MS = 30 * 60_000;
+
+/** The sandbox account's own Pix receiver (an e-mail key): every simulated Pix is paid to it. */
+const PIX_RECEIVER: SandboxPixReceiver = {
+  pixKey: 'recebimentos@sandbox.gateway-b.example',
+  merchantName: 'Gateway B Cobranças Sandbox',
+  merchantCity: 'Florianópolis',
+};
+
+/** gateway_b's words for a checkout outcome in the return address (`situacao`). */
+const SITUACAO_RETORNO: Record<CheckoutOutcome, string> = { paid: 'PAGO', declined: 'RECUSADO', abandoned: 'DESISTENCIA' };
 
 const valor = z.string().refine((text) => (reaisToCents(text) ?? 0) > 0);
 const clienteInput = z.object({
@@ -28,6 +40,7 @@ const cobrancaInput = z.object({
   parcelas: z.number().int().min(1).max(MAX_PARCELAS).default(1),
   descricao: z.string().optional(),
   cliente: clienteInput,
+  urlRetorno: returnUrlSchema.optional(),
 });
 const assinaturaInput = z.object({
   referenciaExterna: z.string().min(1).max(255),
@@ -35,6 +48,7 @@ const assinaturaInput = z.object({
   ciclo: z.enum(['MENSAL', 'ANUAL']),
   diasTeste: z.number().int().min(0).max(365).default(0),
   cliente: clienteInput,
+  urlRetorno: returnUrlSchema.optional(),
 });
 const cancelarInput = z.object({ noFimDoCiclo: z.boolean().default(false) });
 
@@ -52,10 +66,17 @@ function refuse(issues: z.core.$ZodIssue[]): SimResponse {
 
 export async function startGatewayBSimulator(options: SimulatorOptions<GatewayBCredentials>): Promise<GatewaySimulator> {
   const credentials = credentialsSchema.parse(options.credentials);
+  await warmUpQr();
   const cobrancas = new Map<string, Cobranca>();
   const assinaturas = new Map<string, Assinatura>();
   const porReferencia = new Map<string, string>();
+  /** A Pix charge's code and image, made once at creation and served by its own endpoint. */
+  const pixCodes = new Map<string, { text: string; pngBase64: string }>();
+  /** What the hosted page shows beyond the wire object. */
+  const pageInfo = new Map<string, { description: string | null; customerName: string }>();
   const created = { payments: 0, subscriptions: 0, subscriptionCharges: 0 };
+  /** Assinaturas whose customer already registered a card at the hosted page. */
+  const checkoutDone = new Set<string>();
   let baseUrl = '';
 
   const webhooks = new WebhookDispatcher(options.webhookUrl ?? null, () => ({ [TOKEN_HEADER.toLowerCase()]: credentials.webhookToken }));
@@ -92,6 +113,7 @@ export async function startGatewayBSimulator(options: SimulatorOptions<GatewayBC
       linkPagamento: null,
       assinatura: assinatura.id,
       cartao: status === 'CONFIRMADO' ? { bandeira: DEFAULT_CARD.brand, ultimosDigitos: DEFAULT_CARD.last4 } : null,
+      urlRetorno: null,
       criadoEm: new Date().toISOString(),
     };
     cobrancas.set(cobranca.id, cobranca);
@@ -105,7 +127,7 @@ export async function startGatewayBSimulator(options: SimulatorOptions<GatewayBC
       method: 'POST',
       pattern: '/api/v3/cobrancas',
       operation: 'createPayment',
-      handler: (req) => {
+      handler: async (req) => {
         const input = cobrancaInput.safeParse(req.body);
         if (!input.success) return refuse(input.error.issues);
         const existing = porReferencia.get(`cobranca:${input.data.referenciaExterna}`);
@@ -121,9 +143,12 @@ export async function startGatewayBSimulator(options: SimulatorOptions<GatewayBC
           linkPagamento: input.data.formaPagamento === 'CARTAO' ? `${baseUrl}/pagar/${id}` : null,
           assinatura: null,
           cartao: null,
+          urlRetorno: input.data.urlRetorno ?? null,
           criadoEm: new Date().toISOString(),
         };
+        if (input.data.formaPagamento === 'PIX') pixCodes.set(id, await sandboxPix(PIX_RECEIVER, id, reaisToCents(input.data.valor)!));
         cobrancas.set(id, cobranca);
+        pageInfo.set(id, { description: input.data.descricao ?? null, customerName: input.data.cliente.nome });
         porReferencia.set(`cobranca:${input.data.referenciaExterna}`, id);
         created.payments += 1;
         return { status: 201, body: cobranca };
@@ -147,7 +172,8 @@ export async function startGatewayBSimulator(options: SimulatorOptions<GatewayBC
         if (!cobranca || cobranca.formaPagamento !== 'PIX') return erro(404, 'nao_encontrado', 'Cobrança Pix não encontrada');
         if (cobranca.status !== 'PENDENTE') return erro(409, 'cobranca_nao_pendente', 'A cobrança não aguarda pagamento');
         const expiraEm = new Date(new Date(cobranca.criadoEm).getTime() + PIX_LIFETIME_MS).toISOString();
-        return { status: 200, body: { imagemBase64: QR_PNG_BASE64, copiaECola: pixCopyPaste(cobranca.id, reaisToCents(cobranca.valor) ?? 0), expiraEm } };
+        const pix = pixCodes.get(cobranca.id)!;
+        return { status: 200, body: { imagemBase64: pix.pngBase64, copiaECola: pix.text, expiraEm } };
       },
     },
     {
@@ -174,9 +200,11 @@ export async function startGatewayBSimulator(options: SimulatorOptions<GatewayBC
           canceladaEm: null,
           linkPagamento: `${baseUrl}/pagar/${id}`,
           referenciaExterna: input.data.referenciaExterna,
+          urlRetorno: input.data.urlRetorno ?? null,
           criadoEm: start.toISOString(),
         };
         assinaturas.set(id, assinatura);
+        pageInfo.set(id, { description: null, customerName: input.data.cliente.nome });
         porReferencia.set(`assinatura:${input.data.referenciaExterna}`, id);
         created.subscriptions += 1;
         return { status: 201, body: assinatura };
@@ -247,7 +275,12 @@ export async function startGatewayBSimulator(options: SimulatorOptions<GatewayBC
     completeCheckout(ref) {
       const a = assinatura(ref);
       requireOpen(a.status, OPEN_ASSINATURA, 'assinatura');
+      checkoutDone.add(a.id);
       return { subscriptionRef: a.id };
+    },
+    raceNextDeactivation(ref) {
+      assinatura(ref);
+      throw new SimControlError(409, 'gateway_b assinaturas have no checkout link to deactivate');
     },
     renewSubscription(ref) {
       const a = assinatura(ref);
@@ -285,14 +318,52 @@ export async function startGatewayBSimulator(options: SimulatorOptions<GatewayBC
     },
   };
 
-  const checkoutPage = hostedCheckoutRoute('/pagar/:ref', (ref) => (cobrancas.has(ref) ? 'payment' : assinaturas.has(ref) ? 'subscription' : null));
+  const checkoutPages = hostedCheckoutRoutes({
+    pattern: '/pagar/:ref',
+    brand: { title: 'Gateway B Cobranças', accent: '#047857' },
+    handle: () => handle!,
+    view(ref) {
+      const info = pageInfo.get(ref);
+      const c = cobrancas.get(ref);
+      if (c && c.formaPagamento === 'CARTAO') {
+        return {
+          kind: 'payment',
+          amount: reaisToCents(c.valor) ?? 0,
+          installments: c.parcelas,
+          interval: null,
+          trialDays: 0,
+          description: info?.description ?? null,
+          customerName: info?.customerName ?? null,
+          open: c.status === 'PENDENTE',
+          rawStatus: c.status,
+          returnUrl: c.urlRetorno ?? null,
+        };
+      }
+      const a = assinaturas.get(ref);
+      if (!a) return null;
+      return {
+        kind: 'subscription',
+        amount: reaisToCents(a.valor) ?? 0,
+        installments: 1,
+        interval: interval(a.ciclo),
+        trialDays: a.diasTeste,
+        description: null,
+        customerName: info?.customerName ?? null,
+        open: OPEN_ASSINATURA.includes(a.status) && !checkoutDone.has(a.id),
+        rawStatus: checkoutDone.has(a.id) ? 'CARTAO_CADASTRADO' : a.status,
+        returnUrl: a.urlRetorno ?? null,
+      };
+    },
+    returnTo: (returnUrl, ref, outcome) =>
+      withParams(returnUrl, { [ref.startsWith('ass_') ? 'assinatura' : 'cobranca']: ref, situacao: SITUACAO_RETORNO[outcome] }),
+  });
 
   let handle: GatewaySimulator | undefined;
   const server = await startSimServer({
     port: options.port,
     host: options.host,
     protocol,
-    routes: [...api, checkoutPage, ...controlRoutes(() => handle!)],
+    routes: [...api, ...checkoutPages, ...controlRoutes(() => handle!)],
   });
   baseUrl = server.url;
   handle = buildHandle(server, webhooks, actions, () => ({ ...created }));

@@ -29,6 +29,8 @@ export const cobrancaSchema = z.object({
   linkPagamento: z.string().nullable(),
   assinatura: z.string().nullable(),
   cartao: z.object({ bandeira: z.string(), ultimosDigitos: z.string() }).nullable(),
+  /** Where the hosted page sends the customer back; null when the create had none. */
+  urlRetorno: z.string().nullable().default(null),
   criadoEm: z.string(),
 });
 /** As sent (valor a string); parsing turns valor into cents. */
@@ -53,6 +55,7 @@ export const assinaturaSchema = z.object({
   canceladaEm: z.string().nullable(),
   linkPagamento: z.string().nullable(),
   referenciaExterna: z.string().nullable(),
+  urlRetorno: z.string().nullable().default(null),
   criadoEm: z.string(),
 });
 export type Assinatura = z.input<typeof assinaturaSchema>;

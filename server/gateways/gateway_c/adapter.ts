@@ -6,6 +6,7 @@
 import { ApiError } from '../../contract/errors';
 import type {
   CancelSubscriptionOptions,
+  CheckoutDeactivation,
   CreatePaymentInput,
   CreateSubscriptionInput,
   GatewayAdapter,
@@ -13,6 +14,7 @@ import type {
   GatewayCapabilities,
   GatewayCustomer,
   GatewayEvent,
+  GatewayPlan,
   InboundWebhook,
   PaymentSnapshot,
   SubscriptionSnapshot,
@@ -33,6 +35,7 @@ import {
   checkoutLinkSchema,
   credentialsSchema,
   errorSchema,
+  planSchema,
   SIGNATURE_HEADER,
   subscriptionCreatedData,
   subscriptionEventData,
@@ -68,6 +71,7 @@ const FIELD_PATHS: Record<string, FieldMapping> = {
     path: ['customer', 'phone'],
     message: 'gateway_c requires a phone with area code (at least 10 digits).',
   },
+  redirect_url: { path: ['returnUrl'], message: 'The gateway refused the return URL: it must be an absolute http(s) URL.' },
 };
 
 const refusal = {
@@ -181,6 +185,7 @@ export class GatewayCAdapter implements GatewayAdapter {
         installments: input.installments ?? 1,
         ...(input.description ? { description: input.description } : {}),
         customer: customerBody(input.customer),
+        ...(input.returnUrl ? { redirect_url: input.returnUrl } : {}),
       },
     });
     const link = expectAnswer(PROVIDER, response, checkoutLinkSchema, 'create checkout link', refusal);
@@ -213,7 +218,12 @@ export class GatewayCAdapter implements GatewayAdapter {
       method: 'POST',
       path: '/v2/checkout-links',
       headers: { 'x-idempotency-key': input.idempotencyKey },
-      body: { type: 'subscription', plan_id: input.planId, customer: customerBody(input.customer) },
+      body: {
+        type: 'subscription',
+        plan_id: input.planId,
+        customer: customerBody(input.customer),
+        ...(input.returnUrl ? { redirect_url: input.returnUrl } : {}),
+      },
     });
     return linkSubscriptionSnapshot(expectAnswer(PROVIDER, response, checkoutLinkSchema, 'create checkout link', refusal));
   }
@@ -233,15 +243,13 @@ export class GatewayCAdapter implements GatewayAdapter {
         issues: [{ path: ['atPeriodEnd'], message: 'gateway_c cancels subscriptions immediately only.' }],
       });
     }
-    let subscriptionRef = isSubscriptionRef(gatewayRef) ? gatewayRef : null;
-    if (!subscriptionRef) {
-      const link = await this.fetchLink(gatewayRef);
-      if (!link.subscription_id) {
-        // Checkout never completed: deactivating the link is the whole cancel.
-        const response = await this.http.send({ method: 'POST', path: `/v2/checkout-links/${path(gatewayRef)}/deactivate` });
-        return linkSubscriptionSnapshot(expectAnswer(PROVIDER, response, checkoutLinkSchema, 'deactivate checkout link'));
-      }
-      subscriptionRef = link.subscription_id;
+    let subscriptionRef = gatewayRef;
+    if (!isSubscriptionRef(gatewayRef)) {
+      // Checkout never completed: deactivating the link is the whole cancel. If the customer completed it
+      // first, the real subscription is canceled instead.
+      const deactivation = await this.deactivateSubscriptionCheckout(gatewayRef);
+      if (deactivation.outcome === 'deactivated') return deactivation.subscription;
+      subscriptionRef = deactivation.subscription.gatewayRef;
     }
     const response = await this.http.send({ method: 'POST', path: `/v2/subscriptions/${path(subscriptionRef)}/cancel` });
     return subscriptionSnapshot(expectAnswer(PROVIDER, response, subscriptionSchema, 'cancel subscription'));
@@ -292,6 +300,36 @@ export class GatewayCAdapter implements GatewayAdapter {
 
   close(): Promise<void> {
     return this.http.close();
+  }
+
+  /**
+   * Closes a subscription's checkout link (`pl_`). An open link is deactivated; one already deactivated or
+   * expired answers the same `deactivated` outcome (a repeat is harmless); one whose checkout completed
+   * reports the `sub_` as `completed`, for the caller to cancel. The link is read first so a payment link is
+   * never deactivated by mistake, and read again when the deactivation loses a race with the checkout.
+   */
+  async deactivateSubscriptionCheckout(checkoutRef: string): Promise<CheckoutDeactivation> {
+    if (isSubscriptionRef(checkoutRef)) throw gatewayError(PROVIDER, 'a sub_ ref has no checkout link to deactivate');
+    let link = await this.fetchLink(checkoutRef);
+    if (link.type !== 'subscription') throw gatewayError(PROVIDER, 'subscription ref names a single checkout link');
+    if (link.status === 'open') {
+      const response = await this.http.send({ method: 'POST', path: `/v2/checkout-links/${path(checkoutRef)}/deactivate` });
+      // 409: no longer open, most likely completed in the meantime; the link says what it became.
+      link = response.status === 409 ? await this.fetchLink(checkoutRef) : expectAnswer(PROVIDER, response, checkoutLinkSchema, 'deactivate checkout link');
+    }
+    if (link.subscription_id) {
+      return { outcome: 'completed', subscription: subscriptionSnapshot(await this.fetchSubscription(link.subscription_id)) };
+    }
+    const snapshot = linkSubscriptionSnapshot(link);
+    if (snapshot.status !== 'canceled') throw gatewayError(PROVIDER, `checkout link ${checkoutRef} stayed ${link.status}`);
+    return { outcome: 'deactivated', subscription: snapshot };
+  }
+
+  async getPlan(planId: string): Promise<GatewayPlan | null> {
+    const response = await this.http.send({ method: 'GET', path: `/v2/plans/${path(planId)}` });
+    if (response.status === 404) return null;
+    const plan = expectAnswer(PROVIDER, response, planSchema, 'get plan');
+    return { planId: plan.id, amount: plan.amount_cents, interval: plan.interval, trialDays: plan.trial_days };
   }
 
   private async fetchLink(gatewayRef: string): Promise<WireCheckoutLink> {

@@ -1,7 +1,8 @@
 /** In-memory gateway_c speaking PROTOCOL.md over real HTTP, with the common `/_sim/` control surface. */
 import { z } from 'zod';
-import { buildHandle, controlRoutes, hostedCheckoutRoute, type GatewaySimulator, type SimulatorActions, type SimulatorOptions } from '../simulator/control';
-import { addDays, addInterval, DEFAULT_CARD, found, newId, requireOpen } from '../simulator/fixtures';
+import { hostedCheckoutRoutes, withParams, type CheckoutOutcome } from '../simulator/checkout-page';
+import { buildHandle, controlRoutes, type GatewaySimulator, type SimulatorActions, type SimulatorOptions } from '../simulator/control';
+import { addDays, addInterval, DEFAULT_CARD, found, newId, requireOpen, returnUrlSchema } from '../simulator/fixtures';
 import { SimControlError, startSimServer, type SimProtocol, type SimRequest, type SimResponse, type SimRoute } from '../simulator/server';
 import { WebhookDispatcher } from '../simulator/webhooks';
 import { hmacSha256, headerValue, safeEqual } from '../signing';
@@ -19,6 +20,9 @@ const MAX_INSTALLMENTS = 24;
 const LINK_LIFETIME_MS = 24 * 3_600_000;
 const OPEN_LINK = ['open', 'processing'];
 const OPEN_SUBSCRIPTION = ['trialing', 'active', 'past_due', 'unpaid'];
+
+/** gateway_c's words for a checkout outcome in the return address (`result`). */
+const REDIRECT_RESULT: Record<CheckoutOutcome, string> = { paid: 'success', declined: 'declined', abandoned: 'abandoned' };
 
 /** Plans exist at the gateway before any subscription; these are seeded in every simulator. */
 export const SEEDED_PLANS: readonly WirePlan[] = [
@@ -40,8 +44,9 @@ const linkInput = z.discriminatedUnion('type', [
     installments: z.number().int().min(1).max(MAX_INSTALLMENTS).default(1),
     description: z.string().optional(),
     customer: customerInput,
+    redirect_url: returnUrlSchema.optional(),
   }),
-  z.object({ type: z.literal('subscription'), plan_id: z.string().min(1), customer: customerInput }),
+  z.object({ type: z.literal('subscription'), plan_id: z.string().min(1), customer: customerInput, redirect_url: returnUrlSchema.optional() }),
 ]);
 
 function errorResponse(status: number, code: string, message: string, errors?: { field: string; message: string }[]): SimResponse {
@@ -57,6 +62,10 @@ export async function startGatewayCSimulator(options: SimulatorOptions<GatewayCC
   const subscriptions = new Map<string, WireSubscription>();
   const charges = new Map<string, WireCharge>();
   const idempotency = new Map<string, string>();
+  /** What the hosted page shows beyond the wire object. */
+  const pageInfo = new Map<string, { description: string | null; customerName: string }>();
+  /** Subscription links whose next deactivation races a checkout completing (raceNextDeactivation). */
+  const racingLinks = new Set<string>();
   const created = { payments: 0, subscriptions: 0, subscriptionCharges: 0 };
   let baseUrl = '';
 
@@ -125,7 +134,17 @@ export async function startGatewayCSimulator(options: SimulatorOptions<GatewayCC
     {
       method: 'GET',
       pattern: '/v2/plans',
+      operation: 'getPlan',
       handler: () => ({ status: 200, body: { data: [...plans.values()] } }),
+    },
+    {
+      method: 'GET',
+      pattern: '/v2/plans/:id',
+      operation: 'getPlan',
+      handler: (req) => {
+        const plan = plans.get(req.params.id ?? '');
+        return plan ? { status: 200, body: plan } : errorResponse(404, 'not_found', 'Plan not found');
+      },
     },
     {
       method: 'POST',
@@ -157,11 +176,13 @@ export async function startGatewayCSimulator(options: SimulatorOptions<GatewayCC
           plan,
           charge: null,
           subscription_id: null,
+          redirect_url: input.data.redirect_url ?? null,
           created_at: now.toISOString(),
           expires_at: new Date(now.getTime() + LINK_LIFETIME_MS).toISOString(),
         };
         links.set(id, link);
         idempotency.set(key, id);
+        pageInfo.set(id, { description: input.data.type === 'single' ? (input.data.description ?? null) : plan!.name, customerName: input.data.customer.name });
         if (link.type === 'single') created.payments += 1;
         else created.subscriptions += 1;
         return { status: 201, body: link };
@@ -185,7 +206,11 @@ export async function startGatewayCSimulator(options: SimulatorOptions<GatewayCC
         if (!link) return errorResponse(404, 'not_found', 'Checkout link not found');
         if (link.status !== 'open') return errorResponse(409, 'link_not_open', `Checkout link is ${link.status}`);
         setLink(link, { status: 'deactivated' });
-        return { status: 200, body: link };
+        if (!racingLinks.delete(link.id)) return { status: 200, body: link };
+        // The race: the answer says deactivated, yet the customer's card went through in the same instant.
+        const answer = structuredClone(link);
+        actions.completeCheckout(link.id, { racingDeactivation: true });
+        return { status: 200, body: answer };
       },
     },
     {
@@ -260,9 +285,10 @@ export async function startGatewayCSimulator(options: SimulatorOptions<GatewayCC
       }
       setLink(singleLink(ref), { status: rawStatus });
     },
-    completeCheckout(ref) {
+    completeCheckout(ref, options = {}) {
       const link = found(links, ref, 'checkout link');
-      if (link.type !== 'subscription' || link.status !== 'open' || !link.plan) {
+      const completable = link.status === 'open' || (options.racingDeactivation === true && link.status === 'deactivated');
+      if (link.type !== 'subscription' || !completable || !link.plan) {
         throw new SimControlError(409, `checkout link ${ref} cannot be completed`);
       }
       const now = new Date();
@@ -281,6 +307,11 @@ export async function startGatewayCSimulator(options: SimulatorOptions<GatewayCC
       Object.assign(link, { status: 'completed', subscription_id: subscription.id });
       emit('subscription.created', { checkout_link_id: link.id, subscription });
       return { subscriptionRef: subscription.id };
+    },
+    raceNextDeactivation(ref) {
+      const link = found(links, ref, 'checkout link');
+      if (link.type !== 'subscription' || link.status !== 'open') throw new SimControlError(409, `checkout link ${ref} is not an open subscription link`);
+      racingLinks.add(link.id);
     },
     renewSubscription(ref) {
       const subscription = subscriptionFor(ref);
@@ -315,9 +346,29 @@ export async function startGatewayCSimulator(options: SimulatorOptions<GatewayCC
     },
   };
 
-  const checkoutPage = hostedCheckoutRoute('/pay/:ref', (ref) => {
-    const type = links.get(ref)?.type;
-    return type === 'single' ? 'payment' : type === 'subscription' ? 'subscription' : null;
+  const checkoutPages = hostedCheckoutRoutes({
+    pattern: '/pay/:ref',
+    brand: { title: 'Gateway C Checkout', accent: '#c2410c' },
+    handle: () => handle!,
+    view(ref) {
+      const link = links.get(ref);
+      if (!link) return null;
+      const info = pageInfo.get(ref);
+      return {
+        kind: link.type === 'single' ? 'payment' : 'subscription',
+        amount: link.amount_cents,
+        installments: link.installments ?? 1,
+        interval: link.plan?.interval ?? null,
+        trialDays: link.plan?.trial_days ?? 0,
+        description: info?.description ?? null,
+        customerName: info?.customerName ?? null,
+        open: link.status === 'open',
+        rawStatus: link.status,
+        returnUrl: link.redirect_url,
+      };
+    },
+    returnTo: (returnUrl, ref, outcome, subscriptionRef) =>
+      withParams(returnUrl, { checkout_link_id: ref, result: REDIRECT_RESULT[outcome], subscription_id: subscriptionRef }),
   });
 
   let handle: GatewaySimulator | undefined;
@@ -325,7 +376,7 @@ export async function startGatewayCSimulator(options: SimulatorOptions<GatewayCC
     port: options.port,
     host: options.host,
     protocol,
-    routes: [...api, checkoutPage, ...controlRoutes(() => handle!)],
+    routes: [...api, ...checkoutPages, ...controlRoutes(() => handle!)],
   });
   baseUrl = server.url;
   handle = buildHandle(server, webhooks, actions, () => ({ ...created }));

@@ -41,6 +41,8 @@ export const checkoutLinkSchema = z.object({
   charge: chargeSchema.nullable(),
   /** Set once a subscription link's checkout is completed. */
   subscription_id: z.string().nullable(),
+  /** Where the hosted page sends the customer back; null when the create had none. */
+  redirect_url: z.string().nullable().default(null),
   created_at: z.string(),
   expires_at: z.string(),
 });

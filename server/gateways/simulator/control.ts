@@ -17,8 +17,18 @@ export interface SimulatorActions {
   expirePayment(ref: string): void;
   /** Forces any raw gateway status, known or not (status-table tests). */
   setPaymentStatus(ref: string, rawStatus: string): void;
-  /** The customer registered a card at the subscription's checkout; gateway_c turns `pl_` into `sub_`. */
-  completeCheckout(ref: string): { subscriptionRef: string };
+  /**
+   * The customer registered a card at the subscription's checkout; gateway_c turns `pl_` into `sub_`.
+   * `racingDeactivation` (gateway_c): the card went through while the link was being deactivated, so the
+   * subscription appears on a link already deactivated, as a real gateway can let happen.
+   */
+  completeCheckout(ref: string, options?: { racingDeactivation?: boolean }): { subscriptionRef: string };
+  /**
+   * gateway_c: the next deactivation of this subscription checkout link answers `deactivated` and, in the
+   * same instant, the customer's card goes through: the `sub_` appears and `subscription.created` is sent.
+   * Gateways without checkout links answer 409.
+   */
+  raceNextDeactivation(ref: string): void;
   /** The cycle ends: a recurring charge paid and the period moves on (paymentRef), or, when cancel-at-period-end was asked, the subscription ends (null). */
   renewSubscription(ref: string): { paymentRef: string | null };
   failSubscriptionCharge(ref: string): { paymentRef: string };
@@ -64,6 +74,7 @@ const statusBody = z.object({ status: z.string().min(1) });
 const faultBody = z.object({ operation: z.enum(SIM_OPERATIONS), fault: faultSchema, times: z.number().int().min(1).optional() });
 const replayBody = z.object({ last: z.number().int().min(0).optional(), reverse: z.boolean().optional() });
 const urlBody = z.object({ url: z.url().nullable() });
+const completeBody = z.object({ racingDeactivation: z.boolean().optional() });
 
 function parse<T>(schema: z.ZodType<T>, req: SimRequest): T {
   const parsed = schema.safeParse(req.body ?? {});
@@ -91,7 +102,8 @@ export function controlRoutes(handle: () => GatewaySimulator): SimRoute[] {
     action('/_sim/payments/:ref/decline', (req) => handle().declinePayment(ref(req))),
     action('/_sim/payments/:ref/expire', (req) => handle().expirePayment(ref(req))),
     action('/_sim/payments/:ref/status', (req) => handle().setPaymentStatus(ref(req), parse(statusBody, req).status)),
-    action('/_sim/subscriptions/:ref/complete-checkout', (req) => handle().completeCheckout(ref(req))),
+    action('/_sim/subscriptions/:ref/complete-checkout', (req) => handle().completeCheckout(ref(req), parse(completeBody, req))),
+    action('/_sim/subscriptions/:ref/race-deactivation', (req) => handle().raceNextDeactivation(ref(req))),
     action('/_sim/subscriptions/:ref/renew', (req) => handle().renewSubscription(ref(req))),
     action('/_sim/subscriptions/:ref/charge-failure', (req) => handle().failSubscriptionCharge(ref(req))),
     action('/_sim/subscriptions/:ref/past-due', (req) => handle().markPastDue(ref(req))),
@@ -107,35 +119,6 @@ export function controlRoutes(handle: () => GatewaySimulator): SimRoute[] {
     { method: 'PUT', pattern: '/_sim/webhooks/url', public: true, handler: (req) => (handle().setWebhookUrl(parse(urlBody, req).url), ok()) },
     action('/_sim/webhooks/replay', async (req) => ({ replayed: (await handle().replayWebhooks(parse(replayBody, req))).length })),
   ];
-}
-
-/**
- * The gateway-hosted checkout page a checkoutUrl points at: buttons that post
- * to the control routes, so a person can finish a card payment or a
- * subscription checkout in a browser.
- */
-export function hostedCheckoutRoute(pattern: string, kindOf: (ref: string) => 'payment' | 'subscription' | null): SimRoute {
-  return {
-    method: 'GET',
-    pattern,
-    public: true,
-    handler: (req) => {
-      const id = ref(req);
-      const kind = kindOf(id);
-      if (!kind) return { status: 404, rawBody: '<!doctype html><p>Unknown checkout.</p>', contentType: 'text/html; charset=utf-8' };
-      const safe = encodeURIComponent(id);
-      const buttons =
-        kind === 'payment'
-          ? `<form method="post" action="/_sim/payments/${safe}/pay"><button>Pay with test card</button></form>` +
-            `<form method="post" action="/_sim/payments/${safe}/decline"><button>Decline</button></form>`
-          : `<form method="post" action="/_sim/subscriptions/${safe}/complete-checkout"><button>Register test card</button></form>`;
-      return {
-        status: 200,
-        contentType: 'text/html; charset=utf-8',
-        rawBody: `<!doctype html><title>Simulated checkout</title><h1>Simulated checkout ${safe}</h1>${buttons}`,
-      };
-    },
-  };
 }
 
 /** Wraps a simulator's synchronous actions into the common handle. */
@@ -159,6 +142,7 @@ export function buildHandle(
     expirePayment: settle(actions.expirePayment.bind(actions)),
     setPaymentStatus: settle(actions.setPaymentStatus.bind(actions)),
     completeCheckout: settle(actions.completeCheckout.bind(actions)),
+    raceNextDeactivation: settle(actions.raceNextDeactivation.bind(actions)),
     renewSubscription: settle(actions.renewSubscription.bind(actions)),
     failSubscriptionCharge: settle(actions.failSubscriptionCharge.bind(actions)),
     markPastDue: settle(actions.markPastDue.bind(actions)),

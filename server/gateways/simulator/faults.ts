@@ -12,6 +12,7 @@ export const SIM_OPERATIONS = [
   'createSubscription',
   'getSubscription',
   'cancelSubscription',
+  'getPlan',
 ] as const;
 export type SimOperation = (typeof SIM_OPERATIONS)[number];
 

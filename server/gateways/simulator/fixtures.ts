@@ -1,21 +1,25 @@
-/** Small pieces every simulator needs: ids, clocks, fake Pix codes. */
+/** Small pieces every simulator needs: ids, clocks, lookups. (Pix codes: brcode.ts.) */
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import type { SubscriptionInterval } from '../../contract/enums';
 import { SimControlError } from './server';
 
 export const newId = (prefix: string): string => `${prefix}${randomBytes(9).toString('base64url')}`;
 
-/** A 1×1 transparent PNG: the simulators' stand-in for a QR image. */
-export const QR_PNG_BASE64 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
-
-/** A copy-and-paste code shaped like a BR Code, unique per charge. */
-export function pixCopyPaste(chargeId: string, amountCents: number): string {
-  const amount = `${Math.trunc(amountCents / 100)}.${String(amountCents % 100).padStart(2, '0')}`;
-  return `00020126580014br.gov.bcb.pix0136${chargeId}5204000053039865406${amount}5802BR5909SIMULATOR6009SAO PAULO6304ABCD`;
-}
-
 export const DEFAULT_CARD = { brand: 'visa', last4: '4242' } as const;
+
+/** A return address from a create: absolute http(s), as a browser can be sent to it. */
+export const returnUrlSchema = z
+  .string()
+  .max(2048)
+  .refine((text) => {
+    try {
+      const url = new URL(text);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.length > 0;
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL');
 
 export function addInterval(from: Date, interval: SubscriptionInterval): Date {
   const next = new Date(from);

@@ -26,6 +26,8 @@ export interface SimResponse {
   /** Sent as is instead of JSON-encoding body. */
   rawBody?: string;
   contentType?: string;
+  /** Extra headers, e.g. the Location of a hosted page's redirect. */
+  headers?: Record<string, string>;
 }
 
 export type SimHandler = (req: SimRequest) => SimResponse | Promise<SimResponse>;
@@ -89,6 +91,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 function send(res: ServerResponse, response: SimResponse): void {
   const text = response.rawBody ?? (response.body === undefined ? '' : JSON.stringify(response.body));
   res.writeHead(response.status, {
+    ...response.headers,
     'content-type': response.contentType ?? 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),
   });

@@ -3,7 +3,8 @@ import { expect } from 'vitest';
 import type { GatewayName } from '../../../server/contract/enums';
 import { ApiError } from '../../../server/contract/errors';
 import type { GatewayAdapter, GatewayCustomer } from '../../../server/gateways/adapter';
-import { createGatewayAdapter, gatewaySimulators, type GatewaySimulator } from '../../../server/gateways/index';
+import { createGatewayAdapter } from '../../../server/gateways/index';
+import { gatewaySimulators, type GatewaySimulator } from '../../../server/gateways/sandbox';
 
 export const CREDENTIALS = {
   gateway_a: { secretKey: 'sk_sim_a_0123456789', webhookSecret: 'whsec_a_0123456789' },

@@ -3,11 +3,11 @@
  * `recordEvents` and one flush per transition (the transactional outbox).
  */
 import { OutboxEvent } from '../../../server/db/entities';
-import { recordEvents } from '../../../server/domain/events';
+import { recordEvents } from '../../../server/domain/outbox';
 import { randomToken } from '../../../server/domain/ids';
 import type { WebhookTestService } from './service';
 
-/** The `data` of a payment event (spec 6.4) for a Pix payment on gateway_a. */
+/** The `data` of a payment event for a Pix payment on gateway_a. */
 export function paymentEventData(paymentId: string, status: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     paymentId,

@@ -1,9 +1,10 @@
 /**
- * The subscription state machine (spec 3.2, 6.5): `canceled` is final; a
- * trial ends into `active`; `past_due` can come from anywhere live (with or
- * without a failed charge before it) and recovers to `active`.
+ * The subscription state machine: `canceled` is final; a trial ends into
+ * `active`; `past_due` can come from anywhere live (with or without a failed
+ * charge before it) and recovers to `active`. The `Subscription` entity
+ * applies it.
  */
-import type { SubscriptionStatus } from '../contract/enums';
+import type { SubscriptionStatus } from '../../contract/enums';
 
 const ALLOWED: Record<SubscriptionStatus, readonly SubscriptionStatus[]> = {
   trialing: ['active', 'past_due', 'canceled'],
@@ -26,3 +27,6 @@ const EVENT_OF: Record<SubscriptionStatus, string | null> = {
 };
 
 export const subscriptionEventType = (status: SubscriptionStatus): string | null => EVENT_OF[status];
+
+/** A subscription starts `trialing` when it has trial days, else `active`. */
+export const initialSubscriptionStatus = (trialDays: number): SubscriptionStatus => (trialDays > 0 ? 'trialing' : 'active');

@@ -1,31 +1,11 @@
 /**
- * Fixed one-minute windows per API key and route bucket. On PostgreSQL the
- * counters live in a table shared by every service node (so N nodes behind a
- * load balancer enforce one limit); on the embedded single-node database they
- * live in memory.
+ * Where rate-limit counters live. On PostgreSQL they are a table shared by
+ * every service node (so N nodes behind a load balancer enforce one limit);
+ * on the embedded single-node database they live in memory.
  */
 import type { Pool } from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-
-export const RATE_LIMIT_BUCKETS = ['payments_create', 'payments_sync', 'payments_cancel', 'default'] as const;
-export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[number];
-
-const WINDOW_SECONDS = 60;
-
-export interface RateLimitDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Unix time (seconds) when the current window ends. */
-  resetAt: number;
-  /** Seconds to wait before retrying; 0 when allowed. */
-  retryAfter: number;
-}
-
-export interface RateLimiter {
-  consume(bucket: RateLimitBucket, apiKeyId: string, limit: number): Promise<RateLimitDecision>;
-  close(): Promise<void>;
-}
+import { RATE_LIMIT_WINDOW_SECONDS, type RateLimitDecision, type RateLimiter } from '../domain/rate-limits';
 
 function decide(limit: number, res: RateLimiterRes, allowed: boolean): RateLimitDecision {
   const msLeft = Math.max(0, res.msBeforeNext);
@@ -66,7 +46,7 @@ function createLimiter(build: (points: number) => Promise<RateLimiterAbstract>, 
 }
 
 export function createMemoryRateLimiter(): RateLimiter {
-  return createLimiter(async (points) => new RateLimiterMemory({ points, duration: WINDOW_SECONDS, keyPrefix: 'rl' }), async () => {});
+  return createLimiter(async (points) => new RateLimiterMemory({ points, duration: RATE_LIMIT_WINDOW_SECONDS, keyPrefix: 'rl' }), async () => {});
 }
 
 export function createPostgresRateLimiter(pool: Pool): RateLimiter {
@@ -80,7 +60,7 @@ export function createPostgresRateLimiter(pool: Pool): RateLimiter {
             tableName: 'rate_limit_counters',
             keyPrefix: 'rl',
             points,
-            duration: WINDOW_SECONDS,
+            duration: RATE_LIMIT_WINDOW_SECONDS,
             clearExpiredByTimeout: false,
           },
           (err?: Error) => (err ? reject(err) : resolve(limiter)),

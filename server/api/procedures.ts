@@ -1,11 +1,14 @@
 /**
  * The procedure builders every /v1 route starts from. For authenticated
- * routes the order is decision 5: authentication (401), then the route's rate
- * limit (429, counting every authenticated request), then the body (400);
- * input validation runs after these because `.input()` comes later in the chain.
+ * routes the checks run in the contract's order: authentication (401), then
+ * the route's rate limit (429, counting every authenticated request), then
+ * the body (400); input validation runs after these because `.input()` comes
+ * later in the chain. Billing, routing and the gateway follow in the use case.
  */
 import { ApiError } from '../contract/errors';
 import { authenticate } from '../domain/authenticate';
+import type { Created } from '../domain/registration/create-once';
+import type { Context } from './context';
 import { t } from './trpc';
 
 export const publicProcedure = t.procedure;
@@ -36,3 +39,9 @@ const parsedBody = rateLimited.unstable_pipe(({ ctx, next }) => {
 });
 
 export const authedProcedure = t.procedure.use(parsedBody);
+
+/** Answers a create with its resource, telling a client that repeats an externalId that nothing new was created. */
+export function markReplay<T>(ctx: Context, created: Created<T>): T {
+  if (created.replayed) ctx.res.setHeader('Idempotent-Replayed', 'true');
+  return created.resource;
+}

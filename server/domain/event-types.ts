@@ -1,4 +1,4 @@
-/** The standardized event types of spec 6.4 and 6.5, the values `enabledEvents` may name. */
+/** The standardized event types of the contract, the values an endpoint's `enabledEvents` may name. */
 export const WEBHOOK_EVENT_TYPES = [
   'payment.created',
   'payment.pending',

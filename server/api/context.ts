@@ -1,18 +1,10 @@
 import type { Request, Response } from 'express';
 import type {} from 'pino-http';
 import type { Logger } from 'pino';
-import type { ApiKey, Environment, Organization, Project } from '../db/entities';
 import type { EntityManager } from '../db/orm';
 import type { Services } from '../services';
 
-/** What an authenticated /v1 request acts as: the key, and the tenancy it belongs to. */
-export interface Principal {
-  apiKey: ApiKey;
-  environment: Environment;
-  project: Project;
-  organization: Organization;
-}
-
+/** The tRPC context of a /v1 request; authenticated procedures add the caller's `principal`. */
 export interface Context {
   req: Request;
   res: Response;

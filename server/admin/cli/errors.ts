@@ -1,0 +1,97 @@
+/**
+ * How the CLI fails: one message on stderr with a stable code, and an exit
+ * status per kind of failure, so scripts can tell "nothing there" from "the
+ * service is down" without reading the text.
+ */
+import { TRPCClientError } from '@trpc/client';
+import { CommanderError } from 'commander';
+
+export type CliErrorCode = 'usage' | 'invalid' | 'not_found' | 'unauthorized' | 'unreachable' | 'not_this_service' | 'conflict' | 'unavailable' | 'error';
+
+/** Exit status of each error code; 0 is success. Documented in the README and in `--help`. */
+export const EXIT_CODES: Record<CliErrorCode, number> = {
+  error: 1,
+  unavailable: 1,
+  usage: 2,
+  invalid: 2,
+  not_found: 3,
+  unauthorized: 4,
+  unreachable: 5,
+  not_this_service: 5,
+  conflict: 6,
+};
+
+export const EXIT_CODE_HELP = `
+Exit status (with --json, stderr carries {"error": "<code>", "message": "…"}):
+  0  done
+  1  error, unavailable       the service failed or cannot do it now
+  2  usage, invalid           bad arguments, or input the service refused
+  3  not_found                an id that does not exist
+  4  unauthorized             missing or wrong admin token
+  5  unreachable,             nothing answers at --url (is the service running?),
+     not_this_service         or what answers is not this service
+  6  conflict                 it already exists or clashes with what exists`;
+
+export class CliError extends Error {
+  constructor(
+    readonly code: CliErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+const SERVER_CODES: Record<string, CliErrorCode> = {
+  NOT_FOUND: 'not_found',
+  CONFLICT: 'conflict',
+  BAD_REQUEST: 'invalid',
+  UNAUTHORIZED: 'unauthorized',
+  FORBIDDEN: 'unauthorized',
+  PRECONDITION_FAILED: 'unavailable',
+};
+
+/** The first network error code (ECONNREFUSED, ENOTFOUND…) in a chain of causes. */
+function networkCode(error: unknown, depth = 0): string | undefined {
+  if (!error || typeof error !== 'object' || depth > 6) return undefined;
+  const { code, cause, errors, name } = error as { code?: unknown; cause?: unknown; errors?: unknown[]; name?: unknown };
+  if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
+  if (name === 'TimeoutError') return 'timeout';
+  for (const inner of [cause, ...(Array.isArray(errors) ? errors : [])]) {
+    const found = networkCode(inner, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Input refusals arrive as a JSON list of Zod issues; show them as `field: problem` lines. */
+function readableMessage(message: string): string {
+  try {
+    const issues = JSON.parse(message) as { path: (string | number)[]; message: string }[];
+    if (Array.isArray(issues)) return issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('\n');
+  } catch {
+    // not a list of issues: the message as it is
+  }
+  return message;
+}
+
+/** Any failure of a command, as the CLI reports it. */
+export function classify(error: unknown, url: string): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof CommanderError) return new CliError('usage', error.message.replace(/^error: /, ''));
+  const where = `--url/PAYMENTS_URL`;
+  if (error instanceof TRPCClientError) {
+    const serverCode = (error.data as { code?: string } | undefined)?.code;
+    if (serverCode === 'UNAUTHORIZED') return new CliError('unauthorized', `${error.message} Pass --token, set PAYMENTS_ADMIN_TOKEN, or set DATA_DIR to the service's data folder.`);
+    if (serverCode) return new CliError(SERVER_CODES[serverCode] ?? 'error', readableMessage(error.message));
+    const network = networkCode(error.cause) ?? (error.message === 'fetch failed' ? 'network error' : undefined);
+    if (network) {
+      const reason = network === 'timeout' ? 'no answer in time' : network;
+      return new CliError('unreachable', `cannot reach the service at ${url} (${reason}); is it running? Point ${where} at it.`);
+    }
+    // Something answered, but not with the operator API's answers (another program on that port, a proxy's error page).
+    return new CliError('not_this_service', `what answers at ${url} does not look like this service (no operator API at ${url.replace(/\/$/, '')}/internal/trpc); check ${where}.`);
+  }
+  if (error instanceof Error) return new CliError('error', readableMessage(error.message));
+  return new CliError('error', String(error));
+}

@@ -1,0 +1,219 @@
+/**
+ * `webhook listen --forward-to <url> [--env <env_id>]`: receives a sandbox
+ * environment's events as they are committed (the service's listen stream,
+ * webhooks/listen-stream.ts) and forwards each one to a receiver on this
+ * machine, with the headers and signature a registered endpoint gets, signed
+ * with a secret made for this session and printed at start. No public URL, no
+ * endpoint to register, no service restart.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import { request } from 'undici';
+import { newId } from '../../domain/ids';
+import { ADMIN_TOKEN_FILE, readLocalSecret } from '../../runtime/local-secrets';
+import { LISTEN_PATH, LISTEN_READY, LISTEN_WEBHOOK, type ListenReady } from '../../webhooks/listen-protocol';
+import { newSigningSecret, signatureHeader } from '../../webhooks/signature';
+import { deliveryHeaders } from '../../webhooks/transport';
+import type { CliTools } from './tools';
+
+/** What a registered endpoint is given to answer (README, "Receiving webhooks"). */
+const FORWARD_TIMEOUT_MS = 8_000;
+const RECONNECT_MS = 1_000;
+
+interface GlobalOptions {
+  url: string;
+  token?: string;
+  json?: boolean;
+}
+
+/** The service and admin token, found the way every other command finds them. */
+function connection(program: Command): { baseUrl: string; token: string; json: boolean } {
+  const opts = program.opts<GlobalOptions>();
+  const token = opts.token ?? process.env.PAYMENTS_ADMIN_TOKEN ?? readLocalSecret(process.env.DATA_DIR ?? './data', ADMIN_TOKEN_FILE);
+  if (!token) throw new Error('No admin token: pass --token, set PAYMENTS_ADMIN_TOKEN, or run next to the embedded service data folder.');
+  return { baseUrl: opts.url.replace(/\/$/, ''), token, json: Boolean(opts.json) };
+}
+
+function localUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('expected a URL such as http://127.0.0.1:4000/hooks');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('expected an http:// or https:// URL');
+  return url.toString();
+}
+
+/** One Server-Sent Event. */
+interface StreamEvent {
+  event: string;
+  data: string;
+  id: string | null;
+}
+
+/** Splits the stream into events (the text/event-stream format: field lines, a blank line ends an event). */
+class EventStreamParser {
+  private buffer = '';
+  private data: string[] = [];
+  private event = '';
+  private id: string | null = null;
+
+  feed(text: string): StreamEvent[] {
+    this.buffer += text;
+    const out: StreamEvent[] = [];
+    for (;;) {
+      const end = this.buffer.search(/\r\n|\r|\n/);
+      // A lone CR at the end may be the first half of CRLF: wait for more.
+      if (end === -1 || (this.buffer[end] === '\r' && end === this.buffer.length - 1)) break;
+      const line = this.buffer.slice(0, end);
+      this.buffer = this.buffer.slice(end + (this.buffer.startsWith('\r\n', end) ? 2 : 1));
+      if (line === '') {
+        if (this.data.length > 0) out.push({ event: this.event || 'message', data: this.data.join('\n'), id: this.id });
+        this.data = [];
+        this.event = '';
+        continue;
+      }
+      if (line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const field = colon === -1 ? line : line.slice(0, colon);
+      let value = colon === -1 ? '' : line.slice(colon + 1);
+      if (value.startsWith(' ')) value = value.slice(1);
+      if (field === 'data') this.data.push(value);
+      else if (field === 'event') this.event = value;
+      else if (field === 'id') this.id = value;
+    }
+    return out;
+  }
+}
+
+/** The stream refused us (token, environment, production): not worth retrying. */
+class Refused extends Error {}
+
+interface Delivery {
+  at: Date;
+  type: string;
+  eventId: string;
+  deliveryId: string;
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const clock = (at: Date) => `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+
+function describe(error: unknown): string {
+  const failure = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (failure.name === 'TimeoutError') return `timed out after ${FORWARD_TIMEOUT_MS} ms`;
+  return [failure.code ?? failure.cause?.code, failure.cause?.message ?? failure.message].filter(Boolean).join(' ') || String(error);
+}
+
+/** POSTs the envelope, exactly as received, with the contract's headers, signed with the session secret. */
+async function forward(target: string, secret: string, body: string, stop: AbortSignal): Promise<Delivery> {
+  const envelope = JSON.parse(body) as { id: string; type: string };
+  const timestamp = Math.floor(Date.now() / 1000);
+  const deliveryId = newId('wd');
+  const headers = deliveryHeaders({ deliveryId, eventType: envelope.type, timestamp, signature: signatureHeader(secret, timestamp, body) });
+  const at = new Date();
+  const started = performance.now();
+  const done = (status: number | null, error: string | null): Delivery => ({
+    at,
+    type: envelope.type,
+    eventId: envelope.id,
+    deliveryId,
+    status,
+    error,
+    durationMs: Math.round(performance.now() - started),
+  });
+  try {
+    // The same client and headers as the service's deliveries (no fetch extras); a redirect is an answer, never followed.
+    const response = await request(target, { method: 'POST', headers, body, signal: AbortSignal.any([stop, AbortSignal.timeout(FORWARD_TIMEOUT_MS)]) });
+    const status = response.statusCode;
+    await response.body.dump().catch(() => undefined);
+    return done(status, null);
+  } catch (error) {
+    return done(null, describe(error));
+  }
+}
+
+export function registerListenCommand(program: Command, _tools: CliTools): void {
+  const webhook = program.commands.find((command) => command.name() === 'webhook') ?? program.command('webhook');
+  webhook
+    .command('listen')
+    .description('forward a sandbox environment’s events, as they are committed, to a local URL, signed with a secret printed at start (Ctrl-C stops)')
+    .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://127.0.0.1:4000/hooks', localUrl)
+    .option('--env <environmentId>', 'sandbox environment (default: the only one, as in the embedded demo)')
+    .addHelpText('after', '\nExamples:\n  $ payments-admin webhook listen --forward-to http://127.0.0.1:4000/hooks\n  $ payments-admin webhook listen --forward-to http://127.0.0.1:4000/hooks --env env_…')
+    .action(async (o: { forwardTo: string; env?: string }) => {
+      const { baseUrl, token, json } = connection(program);
+      const secret = newSigningSecret();
+      const stopping = new AbortController();
+      const stop = () => stopping.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      const say = (text: string, fields: Record<string, unknown>) => process.stdout.write(json ? `${JSON.stringify(fields)}\n` : `${text}\n`);
+
+      let after: string | null = null;
+      let connectedOnce = false;
+      while (!stopping.signal.aborted) {
+        try {
+          const query = new URLSearchParams();
+          if (o.env) query.set('environmentId', o.env);
+          if (after) query.set('after', after);
+          const response = await fetch(`${baseUrl}${LISTEN_PATH}?${query}`, {
+            headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+            signal: stopping.signal,
+          });
+          if (!response.ok || !response.body) {
+            const answer = (await response.json().catch(() => null)) as { message?: string } | null;
+            throw new Refused(answer?.message ?? `the service answered ${response.status}`);
+          }
+          const parser = new EventStreamParser();
+          const decoder = new TextDecoder();
+          for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+            for (const event of parser.feed(decoder.decode(chunk, { stream: true }))) {
+              if (event.event === LISTEN_READY) {
+                const ready = JSON.parse(event.data) as ListenReady;
+                after ??= String(ready.after);
+                if (!connectedOnce) {
+                  say(
+                    `Ready! Forwarding events of ${ready.environmentId} to ${o.forwardTo} (Ctrl-C to quit)\nWebhook signing secret of this session: ${secret}`,
+                    { ready: true, environmentId: ready.environmentId, forwardTo: o.forwardTo, secret },
+                  );
+                } else {
+                  say(`Reconnected; resuming after event #${after}.`, { reconnected: true, after: Number(after) });
+                }
+                connectedOnce = true;
+              } else if (event.event === LISTEN_WEBHOOK) {
+                const delivery = await forward(o.forwardTo, secret, event.data, stopping.signal);
+                if (event.id) after = event.id;
+                if (stopping.signal.aborted) break;
+                const answer = delivery.error ? `error: ${delivery.error}` : String(delivery.status);
+                say(`${clock(delivery.at)}  ${delivery.type}  ${delivery.eventId}  → ${answer} (${delivery.durationMs} ms)`, {
+                  at: delivery.at.toISOString(),
+                  type: delivery.type,
+                  eventId: delivery.eventId,
+                  deliveryId: delivery.deliveryId,
+                  status: delivery.status,
+                  error: delivery.error,
+                  durationMs: delivery.durationMs,
+                });
+              }
+            }
+          }
+        } catch (error) {
+          if (stopping.signal.aborted) break;
+          if (error instanceof Refused || !connectedOnce) throw new Error(error instanceof Refused ? error.message : `cannot reach the service at ${baseUrl}: ${describe(error)}`);
+        }
+        if (stopping.signal.aborted) break;
+        // The service went away (restart, network): resume from the last event seen, so nothing committed meanwhile is lost.
+        say(`Connection to ${baseUrl} lost; reconnecting…`, { disconnected: true });
+        await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
+      }
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      say('Stopped.', { stopped: true });
+      // Idle keep-alive sockets to the receiver would hold the process open for a while.
+      process.exit(0);
+    });
+}

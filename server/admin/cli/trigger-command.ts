@@ -1,0 +1,29 @@
+/**
+ * `trigger <event-type> [--env <env_id>]`: produces one event of the contract
+ * in a sandbox environment, the way an integration and its customer would (a
+ * payment or subscription created with the environment's routing, then what
+ * the customer or the gateway does at the sandbox simulator, or a cancel),
+ * and prints what it created. With `webhook listen` running, the events
+ * arrive at the local receiver.
+ */
+import type { Command } from 'commander';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/event-types';
+import type { CliTools } from './tools';
+
+export function registerTriggerCommand(program: Command, { client, oneOf }: CliTools): void {
+  program
+    .command('trigger <event-type>')
+    .description(`produce an event in a sandbox environment (${WEBHOOK_EVENT_TYPES.join(', ')})`)
+    .option('--env <environmentId>', 'sandbox environment (default: the only one, as in the embedded demo)')
+    .addHelpText('after', '\nExamples:\n  $ payments-admin trigger payment.paid\n  $ payments-admin trigger subscription.renewed --env env_…')
+    .action(async (type: string, o: { env?: string }) => {
+      const eventType = oneOf(WEBHOOK_EVENT_TYPES)(type) as WebhookEventType;
+      const result = await client().simulators.trigger.mutate({ eventType, environmentId: o.env });
+      if (program.opts<{ json?: boolean }>().json) return void process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      const lines = [`Triggered ${result.eventType} in ${result.environmentId}`];
+      for (const step of result.steps) lines.push(`  ${step.action.padEnd(24)} ${step.resourceId}  → ${step.status}`);
+      lines.push('Events:');
+      for (const event of result.events) lines.push(`  ${event.type.padEnd(28)} ${event.id}  (${event.resourceId})`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+}

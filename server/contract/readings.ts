@@ -1,0 +1,40 @@
+/**
+ * How this service behaves where a merchant needs more than the routes and
+ * schemas say: error bodies, the order of checks, limits, idempotency. It is
+ * part of the OpenAPI document's description, the authoritative contract.
+ */
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMITS, JSON_MAX_DEPTH, METADATA_MAX_BYTES, METADATA_MAX_DEPTH } from './limits';
+
+const kib = (bytes: number) => `${bytes / 1024} KiB`;
+
+export const CONTRACT_READINGS = `
+## Readings of the contract
+
+1. **Error bodies** are exactly \`{"error": "<code>", "message"?: string, ...}\` plus only the extra fields named for that code (\`issues\`, \`provider\`, \`method\`, \`action\`, \`status\`, \`limit\`, \`used\`). \`issues[]\` elements are \`{path, message}\`. Unknown routes answer 404 \`not_found\` in the same shape.
+2. **Payment cancel** checks, in order: not found → 404; method \`pix\` → 400 \`cannot_cancel_pix\`; \`paid\` → 409 \`cannot_cancel_paid\`; \`canceled\`, \`expired\`, \`failed\` → 409 \`already_canceled\` with \`status\`; any other status the gateway cannot cancel (for example \`processing\`) → 409 \`cannot_cancel_status\` with \`status\`; no \`gatewayRef\` → 409 \`missing_gateway_ref\`.
+3. **Subscription initial status**: \`trialing\` when \`trialDays > 0\`, else \`active\`. Subscriptions are card-only; \`method\` is always \`card\` and routing uses the SUBSCRIPTION rule.
+4. **\`GET /v1/subscriptions/{id}\`** answers a malformed id with 404 \`not_found\`; payment routes answer 400 \`invalid_id\`.
+5. **Precedence**: authentication (401) first; then the route's rate limit (429), which counts every authenticated request to that route, valid or not; then body parsing and validation (400); then platform billing (402) where it applies; then routing (409); then the gateway (502).
+6. **Rate-limit headers** on every response of an authenticated route: \`X-RateLimit-Limit\` (requests per one-minute window), \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (Unix time in seconds when the window resets), and \`Retry-After\` (seconds) on 429. Limits are per API key and configurable per key; defaults: ${DEFAULT_RATE_LIMITS.payments_create}/min \`POST /v1/payments\`, ${DEFAULT_RATE_LIMITS.payments_sync}/min for payment \`sync\` and ${DEFAULT_RATE_LIMITS.payments_cancel}/min for \`cancel\` (separate quotas), ${DEFAULT_RATE_LIMITS.default}/min for every other authenticated route (a separate shared quota, so \`GET /v1/auth/test\` never consumes a payment quota).
+7. **Repeated \`externalId\` with a different payload** returns the existing resource unchanged (201); the difference is logged. Every create answered with a resource that already existed carries the response header \`Idempotent-Replayed: true\`.
+8. **Metadata rules** (JSON object, at most ${METADATA_MAX_BYTES} bytes serialized, nested at most ${METADATA_MAX_DEPTH} levels) apply to subscriptions as well as payments.
+9. **\`currency\`** other than \`BRL\` is \`invalid_input\`; \`method\` and \`interval\` accept upper case and are answered lower case.
+10. **Outbound event \`provider\`** is the gateway name (\`gateway_a\`…).
+11. **Webhook delivery** is attempted once, right after the state change is committed, and is never lost if the process dies in between (it is sent when the service comes back). "No automatic retry" means no backoff schedule of repeated attempts after a delivery has completed as \`FAILED\`.
+
+## Request bodies
+
+Bodies are JSON objects of at most ${kib(DEFAULT_MAX_BODY_BYTES)} by default (a larger body is 400 \`invalid_input\`). A non-empty body is read as JSON whatever its \`Content-Type\`; a body that is not valid JSON is 400 \`invalid_json\`. POST routes documented without a body accept an empty body with no \`Content-Type\`. Objects and arrays may nest at most ${JSON_MAX_DEPTH} levels deep in a body (checked before it is parsed; deeper is 400 \`invalid_input\`). Fields are never coerced: \`"100"\` is not an amount and \`"false"\` is not a boolean. **Unknown fields are refused**: a field the schema does not name, at any level (for example \`card.instalments\`), is 400 \`invalid_input\` with an issue at that field's path; nothing is silently dropped. Query parameters the route does not name are ignored.
+
+## Text fields
+
+Every text field that is stored or sent to a gateway is checked before anything else happens: control characters (U+0000–U+001F and U+007F; NUL included) and unpaired surrogates are 400 \`invalid_input\` naming the field, in bodies and in query strings (\`?externalId=\`) alike; \`metadata\` keys and string values may contain line breaks and tabs but no other control character. Lengths (\`maxLength\`) count characters, that is Unicode code points, not bytes and not UTF-16 units.
+
+## Malformed requests
+
+A request target that is not a path (\`*\`, or an absolute URL) is 404 \`not_found\`; a request the HTTP parser cannot read (broken request line, headers too large) is answered \`{"error": "invalid_input", ...}\` with status 400 (431 for headers too large) and the connection is closed. An unexpected failure is always 500 \`internal_error\` with the request id in \`X-Request-Id\`; its details go to the service's log only.
+
+## Request ids
+
+Every response carries \`X-Request-Id\` (your own, when you send a plain one of up to 128 characters); quote it when reporting a problem.
+`;

@@ -1,0 +1,62 @@
+/**
+ * Text fields that reach storage or a gateway. PostgreSQL refuses NUL in text
+ * and JSON, a `varchar(n)` column counts characters (code points, not UTF-16
+ * units), and gateways choke on control characters in names and references.
+ * So every such field is checked here, before anything is stored or sent:
+ * - no C0 control character (U+0000–U+001F) nor DEL, except line breaks and
+ *   tabs in free text that may legitimately span lines;
+ * - well-formed Unicode (no lone surrogate, which storage would silently mangle);
+ * - at most `max` code points, the unit the database and JSON Schema count.
+ */
+import { z } from 'zod';
+import { TEXT_LIMITS } from '../limits';
+
+const SINGLE_LINE_FORBIDDEN = /[\u0000-\u001f\u007f]/;
+const MULTI_LINE_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Length in Unicode code points (what `varchar(n)` and JSON Schema `maxLength` count). */
+export const codePoints = (value: string): number => {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+};
+
+/** Why a string cannot be stored or sent as it is, or null when it can. */
+export function textProblem(value: string, options: { max?: number; multiline?: boolean } = {}): string | null {
+  if ((options.multiline ? MULTI_LINE_FORBIDDEN : SINGLE_LINE_FORBIDDEN).test(value)) {
+    return value.includes('\u0000') ? 'must not contain NUL characters' : 'must not contain control characters';
+  }
+  if (LONE_SURROGATE.test(value)) return 'must be valid Unicode text (no lone surrogates)';
+  if (options.max !== undefined && value.length > options.max && codePoints(value) > options.max) {
+    return `must be at most ${options.max} characters`;
+  }
+  return null;
+}
+
+/**
+ * A string that storage and gateways accept: `max` code points, no control
+ * characters (line breaks and tabs allowed when `multiline`). `min` counts
+ * code points too.
+ */
+export function text(options: { max: number; min?: number; multiline?: boolean }) {
+  const { max, min } = options;
+  return z
+    .string()
+    .superRefine((value, ctx) => {
+      if (min !== undefined && codePoints(value) < min) {
+        ctx.addIssue({ code: 'custom', message: min === 1 ? 'must not be empty' : `must be at least ${min} characters` });
+        return;
+      }
+      const problem = textProblem(value, options);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .meta({ maxLength: max, ...(min !== undefined ? { minLength: min } : {}) });
+}
+
+/** The id of one of the service's records (`org_…`, `env_…`, `gwa_…`), as the operator API receives it. */
+export const RecordId = text({ min: 1, max: TEXT_LIMITS.id });
+/** A name shown to people (organizations, projects, API keys). */
+export const Name = text({ min: 1, max: TEXT_LIMITS.name });
+/** A free note that may span lines. */
+export const Description = text({ max: TEXT_LIMITS.description, multiline: true });

@@ -1,0 +1,99 @@
+/**
+ * Gateway accounts per environment (base URL, credentials sealed at rest,
+ * enabled flag) and the routing rule of each method. Every change
+ * invalidates this node's routing cache at once; other nodes reload theirs
+ * within its lifetime.
+ */
+import type { GatewayName, RoutingMethod } from '../contract/enums';
+import { GatewayAccount, RoutingRule } from '../db/entities';
+import type { EntityManager } from '../db/orm';
+import { createGatewayAdapter, GatewayConfigError } from '../gateways';
+import type { Services } from '../services';
+import { notFound, OperatorError } from './operator-errors';
+import { loadEnvironment } from './tenancy';
+
+/** Where a gateway sends its notifications for this account. */
+export const inboundWebhookUrl = (services: Services, account: Pick<GatewayAccount, 'id' | 'gateway'>): string =>
+  `${services.publicUrl()}/webhooks/${account.gateway}/${account.id}`;
+
+export const gatewayAccountView = (services: Services, account: GatewayAccount) => ({
+  id: account.id,
+  environmentId: account.environment.id,
+  gateway: account.gateway,
+  enabled: account.enabled,
+  baseUrl: account.baseUrl,
+  /** Which credential fields are set; never their values. */
+  credentialFields: Object.keys(services.secrets.openJson<Record<string, unknown>>(account.credentialsSealed)).sort(),
+  webhookUrl: inboundWebhookUrl(services, account),
+  updatedAt: account.updatedAt.toISOString(),
+});
+
+export interface GatewayConfiguration {
+  environmentId: string;
+  gateway: GatewayName;
+  baseUrl: string;
+  credentials: Record<string, unknown>;
+  enabled?: boolean;
+}
+
+/** Creates or replaces a gateway's configuration in an environment, after checking the credentials fit that gateway. */
+export async function configureGateway(em: EntityManager, services: Services, input: GatewayConfiguration) {
+  const environment = await loadEnvironment(em, input.environmentId);
+  try {
+    // Building an adapter validates the credentials' shape for that gateway.
+    await createGatewayAdapter(input.gateway, { baseUrl: input.baseUrl, credentials: input.credentials }).close();
+  } catch (error) {
+    if (error instanceof GatewayConfigError) throw new OperatorError('invalid', error.message);
+    throw error;
+  }
+  let account = await em.findOne(GatewayAccount, { environment, gateway: input.gateway });
+  const sealed = services.secrets.sealJson(input.credentials);
+  if (account) {
+    account.baseUrl = input.baseUrl;
+    account.credentialsSealed = sealed;
+    if (input.enabled !== undefined) account.enabled = input.enabled;
+    account.updatedAt = new Date();
+  } else {
+    account = em.create(GatewayAccount, { environment, gateway: input.gateway, baseUrl: input.baseUrl, credentialsSealed: sealed, enabled: input.enabled ?? true });
+  }
+  await em.flush();
+  services.gateways.invalidate(environment.id);
+  return gatewayAccountView(services, account);
+}
+
+export async function setGatewayEnabled(em: EntityManager, services: Services, input: { environmentId: string; gateway: GatewayName; enabled: boolean }) {
+  const account = await em.findOne(GatewayAccount, { environment: input.environmentId, gateway: input.gateway });
+  if (!account) throw notFound(`Gateway ${input.gateway} in environment`, input.environmentId);
+  account.enabled = input.enabled;
+  account.updatedAt = new Date();
+  await em.flush();
+  services.gateways.invalidate(input.environmentId);
+  return gatewayAccountView(services, account);
+}
+
+export async function listGatewayAccounts(em: EntityManager, services: Services, environmentId: string) {
+  const environment = await loadEnvironment(em, environmentId);
+  return (await em.find(GatewayAccount, { environment }, { orderBy: { gateway: 'asc' } })).map((account) => gatewayAccountView(services, account));
+}
+
+export async function setRoute(em: EntityManager, services: Services, input: { environmentId: string; method: RoutingMethod; gateway: GatewayName }) {
+  const environment = await loadEnvironment(em, input.environmentId);
+  const rule = await em.upsert(RoutingRule, { environment, method: input.method, gateway: input.gateway, updatedAt: new Date() });
+  services.gateways.invalidate(environment.id);
+  return { environmentId: environment.id, method: rule.method, gateway: rule.gateway };
+}
+
+export async function removeRoute(em: EntityManager, services: Services, input: { environmentId: string; method: RoutingMethod }) {
+  const removed = await em.nativeDelete(RoutingRule, { environment: input.environmentId, method: input.method });
+  services.gateways.invalidate(input.environmentId);
+  return { environmentId: input.environmentId, method: input.method, removed: removed > 0 };
+}
+
+export async function listRoutes(em: EntityManager, environmentId: string) {
+  const environment = await loadEnvironment(em, environmentId);
+  return (await em.find(RoutingRule, { environment }, { orderBy: { method: 'asc' } })).map((rule) => ({
+    environmentId: environment.id,
+    method: rule.method,
+    gateway: rule.gateway,
+  }));
+}

@@ -1,0 +1,107 @@
+/**
+ * Creating a payment or subscription exactly once per (environment,
+ * externalId). The unique constraint, not a read-then-write, decides races:
+ * the request whose insert wins holds the registration lease and calls the
+ * gateway with the request it already has in hand; a repeated or concurrent
+ * create answers the existing resource, completing its registration first if
+ * that is still under way or was interrupted (see lease.ts). Until the
+ * gateway accepts it, the create request (which may carry the full tax
+ * document) is kept sealed with the master key, for a take-over only.
+ */
+import { UniqueConstraintViolationException, type EntityClass } from '@mikro-orm/core';
+import type { EntityManager } from '../../db/orm';
+import type { GatewayAdapter } from '../../gateways';
+import type { DomainEvent } from '../events';
+import { applyLocked } from '../locked-apply';
+import type { RequestContext } from '../request-context';
+import { raises } from '../raises';
+import { ROUTE_EXISTING, type Route } from '../routing';
+import { AWAIT_REGISTRATION, awaitRegistration, callGatewayForRegistration, leaseEnd, type GatewayResource } from './lease';
+
+/** How one kind of resource is registered at its gateway. */
+export interface RegistrationSteps<T extends GatewayResource, R, S> {
+  entity: EntityClass<T>;
+  /** Sends the create request to the gateway. */
+  call(adapter: GatewayAdapter, request: R): Promise<S>;
+  /** Under the resource's row lock, for a resource not registered yet: takes the gateway's answer and returns the events. */
+  commit(locked: T, snapshot: S, tx: EntityManager): DomainEvent[] | Promise<DomainEvent[]>;
+}
+
+/** A new resource built by the use case (not flushed yet), the route it was resolved to, and the request for its gateway. */
+export interface PreparedResource<T, R> {
+  resource: T;
+  route: Route;
+  request: R;
+}
+
+export interface CreateOnce<T extends GatewayResource, R, S> {
+  steps: RegistrationSteps<T, R, S>;
+  externalId: string;
+  /** Fingerprint of the normalized request, kept to notice a repeat with a different payload. */
+  fingerprint: string;
+  /** The checks and the routing of a new externalId, then the resource to insert; not called for a repeat. */
+  prepare(): Promise<PreparedResource<T, R>>;
+}
+
+export interface Created<T> {
+  resource: T;
+  /** True when the answer is a resource that already existed for this externalId. */
+  replayed: boolean;
+}
+
+export async function createOnce<T extends GatewayResource, R, S>(context: RequestContext, create: CreateOnce<T, R, S>): Promise<Created<T>> {
+  const { em, services, principal } = context;
+  const { entity } = create.steps;
+  const unique = { environment: principal.environment.id, externalId: create.externalId } as never;
+
+  const existing = await em.findOne(entity, unique);
+  if (existing) return { resource: await answerExisting(context, create, existing), replayed: true };
+
+  const prepared = await create.prepare();
+  prepared.resource.pendingRequestSealed = services.secrets.sealJson(prepared.request);
+  prepared.resource.registrationLeaseUntil = leaseEnd(services);
+  try {
+    await em.flush();
+  } catch (error) {
+    if (!(error instanceof UniqueConstraintViolationException)) throw error;
+    // A concurrent request inserted first: answer its resource, read through a fresh unit of work (this one holds the failed insert).
+    const fresh = em.fork();
+    const winner = await fresh.findOneOrFail(entity, unique);
+    return { resource: await answerExisting({ ...context, em: fresh }, create, winner), replayed: true };
+  }
+  return { resource: await register(context, create.steps, prepared.resource, prepared.route.adapter, prepared.request), replayed: false };
+}
+
+async function answerExisting<T extends GatewayResource, R, S>(context: RequestContext, create: CreateOnce<T, R, S>, resource: T): Promise<T> {
+  const { services, principal } = context;
+  if (resource.requestHash !== create.fingerprint) {
+    services.log.info({ resourceId: resource.id }, 'repeated externalId with a different payload: the existing resource is returned unchanged');
+  }
+  if (resource.isRegistered) return resource;
+  return awaitRegistration(context.em, services, create.steps.entity, resource.id, async (em, current) => {
+    // Taking over an interrupted create: its route and request come from what the first request stored.
+    const route = await services.gateways.forExisting(em, principal.environment.id, current.gateway);
+    const request = services.secrets.openJson<R>(current.pendingRequestSealed!);
+    return register({ ...context, em }, create.steps, current, route.adapter, request);
+  });
+}
+
+async function register<T extends GatewayResource, R, S>(
+  context: RequestContext,
+  steps: RegistrationSteps<T, R, S>,
+  resource: T,
+  adapter: GatewayAdapter,
+  request: R,
+): Promise<T> {
+  const { em, services } = context;
+  const snapshot = await callGatewayForRegistration(em, steps.entity, resource, () => steps.call(adapter, request));
+  return applyLocked(em, services, steps.entity, resource.id, (locked, tx) => {
+    if (locked.isRegistered) return [];
+    locked.pendingRequestSealed = null;
+    locked.registrationLeaseUntil = null;
+    return steps.commit(locked, snapshot, tx);
+  });
+}
+
+/** What creating once can answer with besides the use case's own checks: a refused or failed registration, a take-over's routing. */
+export const CREATE_ONCE = raises([], AWAIT_REGISTRATION, ROUTE_EXISTING);

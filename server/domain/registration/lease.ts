@@ -1,0 +1,89 @@
+/**
+ * The registration lease. A resource row is inserted before its gateway is
+ * called; while `registrationLeaseUntil` is in the future one request (on
+ * any node: taking the lease is a conditional UPDATE) is calling the gateway
+ * for it. Others wait for the result, or take the lease over when it lapses
+ * (the holder failed or died) and complete the create with the same
+ * idempotency key, so the gateway answers what it already did instead of
+ * charging twice.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { EntityClass } from '@mikro-orm/core';
+import type { GatewayName } from '../../contract/enums';
+import { ApiError, isApiError } from '../../contract/errors';
+import type { EntityManager } from '../../db/orm';
+import type { Services } from '../../services';
+import { raises } from '../raises';
+
+const POLL_MS = 100;
+
+/** A payment or subscription as far as its registration at a gateway is concerned. */
+export interface GatewayResource {
+  id: string;
+  gateway: GatewayName;
+  gatewayRef?: string | null;
+  registrationLeaseUntil?: Date | null;
+  pendingRequestSealed?: string | null;
+  requestHash: string;
+  readonly isRegistered: boolean;
+}
+
+/** How long one request may hold the registration: the gateway's whole timeout and some margin. */
+export const leaseEnd = (services: Services): Date => new Date(services.now().getTime() + services.config.gatewayTimeouts.totalMs + 5_000);
+
+export const AWAIT_REGISTRATION = raises(['invalid_input', 'gateway_error']);
+
+/**
+ * Waits until the resource is registered by whoever holds the lease, or takes
+ * the lease when it lapses and calls `register` with it.
+ */
+export async function awaitRegistration<T extends GatewayResource>(
+  em: EntityManager,
+  services: Services,
+  entity: EntityClass<T>,
+  resourceId: string,
+  register: (em: EntityManager, resource: T) => Promise<T>,
+): Promise<T> {
+  const deadline = Date.now() + services.config.gatewayTimeouts.totalMs * 2 + 10_000;
+  for (;;) {
+    const fresh = em.fork();
+    const current = await fresh.findOne(entity, { id: resourceId } as never);
+    if (!current) {
+      // The holder's gateway refused the request and freed the externalId.
+      throw new ApiError('invalid_input', { issues: [{ path: [], message: 'the gateway refused this request; check it and retry' }] });
+    }
+    if (current.isRegistered) return current;
+    const taken = await fresh.nativeUpdate(
+      entity,
+      { id: current.id, gatewayRef: null, $or: [{ registrationLeaseUntil: null }, { registrationLeaseUntil: { $lt: services.now() } }] } as never,
+      { registrationLeaseUntil: leaseEnd(services) } as never,
+    );
+    if (taken === 1) return register(fresh, current);
+    if (Date.now() > deadline) throw new ApiError('gateway_error', { provider: current.gateway });
+    await sleep(POLL_MS);
+  }
+}
+
+/**
+ * Calls the gateway for a resource being registered. A refusal
+ * (`invalid_input`) means nothing exists there, so the resource is removed
+ * and its externalId freed for a corrected request; any other failure only
+ * releases the lease, leaving the resource for a retry to complete.
+ */
+export async function callGatewayForRegistration<T extends GatewayResource, R>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  resource: T,
+  call: () => Promise<R>,
+): Promise<R> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isApiError(error) && error.code === 'invalid_input') {
+      await em.fork().nativeDelete(entity, { id: resource.id, gatewayRef: null } as never);
+    } else {
+      await em.fork().nativeUpdate(entity, { id: resource.id, gatewayRef: null } as never, { registrationLeaseUntil: null } as never);
+    }
+    throw error;
+  }
+}

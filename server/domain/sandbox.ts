@@ -1,0 +1,224 @@
+/**
+ * Driving the sandbox simulators that run inside the embedded demo service:
+ * the operator says what the customer or the gateway did to one of our
+ * payments or subscriptions, and the simulator does it and sends its webhook,
+ * like a real gateway would.
+ */
+import type { GatewayName } from '../contract/enums';
+import { isApiError } from '../contract/errors';
+import { CreatePaymentInput } from '../contract/schemas/payment';
+import { CreateSubscriptionInput } from '../contract/schemas/subscription';
+import { Environment, OutboxEvent, Payment, Subscription } from '../db/entities';
+import type { EntityManager } from '../db/orm';
+import type { GatewaySimulator } from '../gateways';
+import type { Services } from '../services';
+import type { WebhookEventType } from './event-types';
+import { randomToken } from './ids';
+import { notFound, OperatorError } from './operator-errors';
+import { cancelPayment } from './payments/cancel';
+import { createPayment } from './payments/create';
+import { paymentBody } from './payments/view';
+import type { RequestContext } from './request-context';
+import { cancelSubscription } from './subscriptions/cancel';
+import { createSubscription } from './subscriptions/create';
+import { subscriptionBody } from './subscriptions/view';
+
+export const PAYMENT_OUTCOMES = ['pay', 'decline', 'expire'] as const;
+export const SUBSCRIPTION_OUTCOMES = ['complete-checkout', 'renew', 'charge-failure', 'past-due', 'end-trial'] as const;
+export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
+export type SubscriptionOutcome = (typeof SUBSCRIPTION_OUTCOMES)[number];
+
+export function simulatorOf(services: Services, gateway: GatewayName): GatewaySimulator {
+  const simulator = services.simulators?.[gateway];
+  if (!simulator) throw new OperatorError('unavailable', `No simulator of ${gateway} runs in this service; only the embedded demo runs them.`);
+  return simulator;
+}
+
+export const runningSimulators = (services: Services) =>
+  Object.entries(services.simulators ?? {}).map(([gateway, simulator]) => ({ gateway: gateway as GatewayName, url: simulator.url }));
+
+export async function simulatePayment(em: EntityManager, services: Services, paymentId: string, outcome: PaymentOutcome) {
+  const payment = await em.findOne(Payment, { id: paymentId });
+  if (!payment) throw notFound('Payment', paymentId);
+  const simulator = simulatorOf(services, payment.gateway);
+  if (!payment.gatewayRef) throw new OperatorError('unavailable', `Payment ${payment.id} is not registered at its gateway.`);
+  const act = { pay: simulator.payPayment, decline: simulator.declinePayment, expire: simulator.expirePayment }[outcome];
+  await act.call(simulator, payment.gatewayRef);
+  await simulator.flushWebhooks();
+  return paymentBody(await em.fork().findOneOrFail(Payment, { id: payment.id }));
+}
+
+export async function simulateSubscription(em: EntityManager, services: Services, subscriptionId: string, outcome: SubscriptionOutcome) {
+  const subscription = await em.findOne(Subscription, { id: subscriptionId });
+  if (!subscription) throw notFound('Subscription', subscriptionId);
+  const simulator = simulatorOf(services, subscription.gateway);
+  if (!subscription.gatewayRef) throw new OperatorError('unavailable', `Subscription ${subscription.id} is not registered at its gateway.`);
+  const ref = subscription.gatewayRef;
+  const act = {
+    'complete-checkout': () => simulator.completeCheckout(ref),
+    renew: () => simulator.renewSubscription(ref),
+    'charge-failure': () => simulator.failSubscriptionCharge(ref),
+    'past-due': () => simulator.markPastDue(ref),
+    'end-trial': () => simulator.endTrial(ref),
+  }[outcome];
+  await act();
+  await simulator.flushWebhooks();
+  return subscriptionBody(await em.fork().findOneOrFail(Subscription, { id: subscription.id }));
+}
+
+/**
+ * The sandbox environment an operator's development tool (webhook listen,
+ * trigger) acts on: the one named, or, when none is named, the only sandbox
+ * environment there is (the embedded demo). Production environments are
+ * refused: these tools create test payments and expose every event.
+ */
+export async function sandboxEnvironment(em: EntityManager, environmentId?: string): Promise<Environment> {
+  const populate = ['project', 'project.organization'] as const;
+  if (environmentId) {
+    const environment = await em.findOne(Environment, { id: environmentId }, { populate });
+    if (!environment) throw notFound('Environment', environmentId);
+    if (environment.kind !== 'sandbox') {
+      throw new OperatorError('invalid', `Environment ${environment.id} is a production environment; only sandbox environments can be listened to or triggered.`);
+    }
+    return environment;
+  }
+  const sandboxes = await em.find(Environment, { kind: 'sandbox' }, { populate, limit: 2, orderBy: { createdAt: 'asc' } });
+  if (sandboxes.length === 1) return sandboxes[0]!;
+  throw new OperatorError(
+    'invalid',
+    sandboxes.length === 0 ? 'There is no sandbox environment; create one (env create --kind sandbox).' : 'There are several sandbox environments; name one with --env env_….',
+  );
+}
+
+/** One step of a trigger, as printed to the operator. */
+export interface TriggerStep {
+  action: string;
+  resourceId: string;
+  status: string;
+}
+
+export interface TriggerResult {
+  eventType: WebhookEventType;
+  environmentId: string;
+  resourceId: string;
+  steps: TriggerStep[];
+  /** The events committed for what the trigger created, in commit order. */
+  events: { id: string; type: string; resourceId: string }[];
+}
+
+type PaymentRecipe = { method: 'pix' | 'card'; then?: PaymentOutcome | 'cancel' };
+type SubscriptionRecipe = { subscription: true; then?: Exclude<SubscriptionOutcome, 'complete-checkout' | 'end-trial'> | 'cancel' };
+
+/**
+ * What it takes to produce each event type of the contract: a resource
+ * created through the same use cases as /v1, then what the customer or the
+ * gateway does at the sandbox simulator, or a cancel. A Pix comes back
+ * pending with its code, a card waits at its checkout, so each event type
+ * picks the method that reaches it.
+ */
+const RECIPES: Record<WebhookEventType, PaymentRecipe | SubscriptionRecipe> = {
+  'payment.created': { method: 'card' },
+  'payment.pending': { method: 'pix' },
+  'payment.paid': { method: 'pix', then: 'pay' },
+  'payment.failed': { method: 'card', then: 'decline' },
+  'payment.canceled': { method: 'card', then: 'cancel' },
+  'payment.expired': { method: 'pix', then: 'expire' },
+  'subscription.created': { subscription: true },
+  'subscription.renewed': { subscription: true, then: 'renew' },
+  'subscription.payment_failed': { subscription: true, then: 'charge-failure' },
+  'subscription.past_due': { subscription: true, then: 'past-due' },
+  'subscription.canceled': { subscription: true, then: 'cancel' },
+};
+
+/** A customer every gateway accepts: gateway_c needs a phone. */
+const TRIGGER_CUSTOMER = { name: 'Maria Silva', email: 'maria@example.com', document: '12345678909', phone: '11987654321' };
+/** The plan gateway_c subscriptions are created under in its sandbox (ignored by the other gateways). */
+const TRIGGER_PLAN = { amount: 2990, interval: 'monthly', planId: 'plan_monthly_basic' } as const;
+
+/** A /v1 refusal during a trigger (billing, quota, routing, the gateway) is the operator's to read, not an internal failure. */
+async function asOperator<T>(action: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isApiError(error)) throw new OperatorError('unavailable', `${action}: ${error.code}: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * Produces an event of the given type in a sandbox environment, the way a
+ * merchant's integration and its customer would: the payment or subscription
+ * is created with the environment's routing, billing and quota, through the
+ * /v1 use cases, and the sandbox simulator of its gateway acts on it.
+ */
+export async function triggerEvent(em: EntityManager, services: Services, input: { eventType: WebhookEventType; environmentId?: string }): Promise<TriggerResult> {
+  const environment = await sandboxEnvironment(em, input.environmentId);
+  const principal = { environment, project: environment.project, organization: environment.project.organization };
+  const context = (): RequestContext => ({ em: em.fork(), services, principal });
+  const externalId = `trigger-${input.eventType.replace('.', '-')}-${randomToken(10)}`;
+  const recipe = RECIPES[input.eventType];
+  const steps: TriggerStep[] = [];
+  let resourceId: string;
+
+  if ('method' in recipe) {
+    const request = CreatePaymentInput.parse({
+      amount: recipe.method === 'pix' ? 1990 : 5000,
+      method: recipe.method,
+      externalId,
+      customer: TRIGGER_CUSTOMER,
+      ...(recipe.method === 'card' ? { card: { installments: 1 } } : {}),
+    });
+    const created = await asOperator('create payment', () => createPayment(context(), request));
+    resourceId = created.resource.id;
+    steps.push({ action: `create ${recipe.method} payment`, resourceId, status: created.resource.status });
+    if (recipe.then === 'cancel') {
+      const canceled = await asOperator('cancel payment', () => cancelPayment(context(), resourceId));
+      steps.push({ action: 'cancel', resourceId, status: canceled.status });
+    } else if (recipe.then) {
+      const body = await simulatePayment(em.fork(), services, resourceId, recipe.then);
+      steps.push({ action: `sim ${recipe.then}`, resourceId, status: body.status });
+    }
+  } else {
+    const request = CreateSubscriptionInput.parse({
+      amount: TRIGGER_PLAN.amount,
+      interval: TRIGGER_PLAN.interval,
+      externalId,
+      customer: TRIGGER_CUSTOMER,
+      gateway: { gateway_c: { planId: TRIGGER_PLAN.planId } },
+    });
+    const created = await asOperator('create subscription', () => createSubscription(context(), request));
+    resourceId = created.resource.id;
+    steps.push({ action: 'create subscription', resourceId, status: created.resource.status });
+    // On gateway_c a subscription starts as a checkout link; it exists (and is announced) once the customer completes it.
+    if (created.resource.awaitingCheckout) {
+      const body = await simulateSubscription(em.fork(), services, resourceId, 'complete-checkout');
+      steps.push({ action: 'sim complete-checkout', resourceId, status: body.status });
+    }
+    if (recipe.then === 'cancel') {
+      const canceled = await asOperator('cancel subscription', () => cancelSubscription(context(), resourceId, false));
+      steps.push({ action: 'cancel', resourceId, status: canceled.status });
+    } else if (recipe.then) {
+      const body = await simulateSubscription(em.fork(), services, resourceId, recipe.then);
+      steps.push({ action: `sim ${recipe.then}`, resourceId, status: body.status });
+    }
+  }
+
+  const reader = em.fork();
+  const linkedPayments = await reader.find(Payment, { environment: environment.id, subscriptionId: resourceId }, { fields: ['id'] });
+  const events = await reader.find(
+    OutboxEvent,
+    { environment: environment.id, resourceId: { $in: [resourceId, ...linkedPayments.map((payment) => payment.id)] } },
+    { orderBy: { sequence: 'asc' } },
+  );
+  if (!events.some((event) => event.type === input.eventType)) {
+    // The environment's routing or a fault at the simulator led elsewhere: say so rather than pretend.
+    throw new OperatorError('unavailable', `No ${input.eventType} was produced (${steps.map((step) => `${step.action} → ${step.status}`).join(', ')}); check the environment's routing and simulator faults.`);
+  }
+  return {
+    eventType: input.eventType,
+    environmentId: environment.id,
+    resourceId,
+    steps,
+    events: events.map((event) => ({ id: event.id, type: event.type, resourceId: event.resourceId })),
+  };
+}

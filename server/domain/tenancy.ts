@@ -1,0 +1,76 @@
+/**
+ * Organizations (with their platform billing state and quota), their
+ * projects, and each project's sandbox and production environments.
+ */
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { BillingStatus, EnvironmentKind } from '../contract/enums';
+import { Environment, Organization, Project } from '../db/entities';
+import type { EntityManager } from '../db/orm';
+import { transactionsUsed, usagePeriod } from './billing';
+import { notFound, OperatorError } from './operator-errors';
+
+export const organizationView = (o: Organization) => ({
+  id: o.id,
+  name: o.name,
+  billingStatus: o.billingStatus,
+  monthlyTxLimit: o.monthlyTxLimit ?? null,
+  createdAt: o.createdAt.toISOString(),
+});
+
+export async function createOrganization(em: EntityManager, input: { name: string; billingStatus: BillingStatus; monthlyTxLimit: number | null }) {
+  const organization = em.create(Organization, input);
+  await em.flush();
+  return organizationView(organization);
+}
+
+export async function listOrganizations(em: EntityManager) {
+  return (await em.find(Organization, {}, { orderBy: { createdAt: 'asc' } })).map(organizationView);
+}
+
+async function loadOrganization(em: EntityManager, organizationId: string): Promise<Organization> {
+  const organization = await em.findOne(Organization, { id: organizationId });
+  if (!organization) throw notFound('Organization', organizationId);
+  return organization;
+}
+
+/** `monthlyTxLimit` null removes the quota; undefined leaves a field as it is. */
+export async function setBilling(em: EntityManager, input: { organizationId: string; billingStatus?: BillingStatus; monthlyTxLimit?: number | null }) {
+  const organization = await loadOrganization(em, input.organizationId);
+  if (input.billingStatus !== undefined) organization.billingStatus = input.billingStatus;
+  if (input.monthlyTxLimit !== undefined) organization.monthlyTxLimit = input.monthlyTxLimit;
+  await em.flush();
+  return organizationView(organization);
+}
+
+export async function organizationUsage(em: EntityManager, organizationId: string, now: Date) {
+  const organization = await loadOrganization(em, organizationId);
+  return { period: usagePeriod(now), used: await transactionsUsed(em, organization.id, now), limit: organization.monthlyTxLimit ?? null };
+}
+
+export async function createProject(em: EntityManager, input: { organizationId: string; name: string }) {
+  const organization = await loadOrganization(em, input.organizationId);
+  const project = em.create(Project, { organization, name: input.name });
+  await em.flush();
+  return { id: project.id, organizationId: organization.id, name: project.name };
+}
+
+/** One environment of each kind per project. */
+export async function createEnvironment(em: EntityManager, input: { projectId: string; kind: EnvironmentKind }) {
+  const project = await em.findOne(Project, { id: input.projectId });
+  if (!project) throw notFound('Project', input.projectId);
+  const environment = em.create(Environment, { project, kind: input.kind });
+  try {
+    await em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw new OperatorError('conflict', `Project ${project.id} already has a ${input.kind} environment.`);
+    throw error;
+  }
+  return { id: environment.id, projectId: project.id, kind: environment.kind };
+}
+
+/** The environment an operator names, or not found. */
+export async function loadEnvironment(em: EntityManager, environmentId: string): Promise<Environment> {
+  const environment = await em.findOne(Environment, { id: environmentId });
+  if (!environment) throw notFound('Environment', environmentId);
+  return environment;
+}

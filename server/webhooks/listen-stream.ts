@@ -1,0 +1,183 @@
+/**
+ * `GET /internal/webhooks/listen?environmentId=env_…[&after=<sequence>]`:
+ * the committed events of one sandbox environment as Server-Sent Events, for
+ * `payments-admin webhook listen`, which forwards them to a receiver on the
+ * developer's machine. Nothing is stored and no endpoint is registered: the
+ * receiver needs no public URL and the service no restart.
+ *
+ * The stream reads the `events` table from its own cursor, not the
+ * dispatcher's state, so events committed on any node arrive. Sequences are
+ * taken at insert and made visible at commit, so a transaction can commit
+ * after a later-numbered one: a sequence the cursor passed without seeing is
+ * looked for again for a while, and arrives when its transaction commits
+ * (events are sent in the order they became visible; one payment's events
+ * are always in order, since its changes are serialized by its row lock).
+ *
+ * Without `after`, the stream starts with the events committed after it
+ * connected: nothing earlier is replayed. `after` resumes from an event's
+ * sequence (the SSE `id` of each event), which the CLI uses to reconnect.
+ *
+ * Frames: one `ready` (`{"environmentId","after"}`), then per event
+ * `id: <sequence>`, `event: webhook` and `data: <envelope>`, where the
+ * envelope is the exact bytes a registered endpoint receives as its body.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import { OutboxEvent } from '../db/entities';
+import { OperatorError } from '../domain/operator-errors';
+import { sandboxEnvironment } from '../domain/sandbox';
+import type { Services } from '../services';
+import { LISTEN_READY, LISTEN_WEBHOOK, type ListenReady } from './listen-protocol';
+
+/** How often the stream looks for newly committed events. */
+const POLL_MS = 200;
+/** A comment line this often keeps idle proxies and the client's read open, and notices a client that went away. */
+const KEEPALIVE_MS = 15_000;
+/** How long a skipped sequence may still turn up (a transaction that committed late); after that it was rolled back. */
+const GAP_GRACE_MS = 60_000;
+const MAX_GAPS = 1_000;
+const BATCH = 200;
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+const STATUS: Record<OperatorError['refusal'], number> = { not_found: 404, invalid: 400, conflict: 409, unavailable: 409 };
+
+function refuse(res: Response, status: number, error: string, message: string): void {
+  res.status(status).json({ error, message });
+}
+
+interface SequenceRow {
+  sequence: string | number;
+  environment_id: string;
+}
+
+/** The cursor of one stream: everything at or below `after` was seen, except the sequences in `gaps`, still awaited. */
+class Cursor {
+  private readonly gaps = new Map<number, number>();
+
+  constructor(public after: number) {}
+
+  /** Sequences still awaited below the cursor. */
+  awaited(now: number): number[] {
+    for (const [sequence, since] of this.gaps) if (now - since > GAP_GRACE_MS) this.gaps.delete(sequence);
+    return [...this.gaps.keys()];
+  }
+
+  /** Takes the sequences that became visible; any number skipped on the way is awaited. */
+  advance(visible: number[], now: number): void {
+    for (const sequence of visible) {
+      if (this.gaps.delete(sequence)) continue;
+      if (sequence <= this.after) continue;
+      for (let missing = Math.max(this.after + 1, sequence - MAX_GAPS); missing < sequence; missing++) this.gaps.set(missing, now);
+      this.after = sequence;
+    }
+    while (this.gaps.size > MAX_GAPS) this.gaps.delete(this.gaps.keys().next().value!);
+  }
+}
+
+export function webhookListenStream(services: Services, adminToken: string): RequestHandler {
+  const expected = digest(adminToken);
+  return async (req: Request, res: Response) => {
+    const header = req.headers.authorization ?? '';
+    const presented = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+    // Fixed-length digests keep the comparison constant-time whatever the lengths (as for the operator API).
+    if (!timingSafeEqual(digest(presented), expected)) return refuse(res, 401, 'unauthorized', 'Missing or wrong admin token.');
+
+    const environmentId = typeof req.query.environmentId === 'string' && req.query.environmentId ? req.query.environmentId : undefined;
+    const after = req.query.after;
+    if (after !== undefined && (typeof after !== 'string' || !/^\d{1,15}$/.test(after))) {
+      return refuse(res, 400, 'invalid_input', 'after: expected the sequence of an event (a non-negative integer).');
+    }
+
+    const em = services.db.fork();
+    let environment;
+    try {
+      environment = await sandboxEnvironment(em, environmentId);
+    } catch (error) {
+      if (error instanceof OperatorError) return refuse(res, STATUS[error.refusal], error.refusal, error.message);
+      throw error;
+    }
+    const start = after !== undefined ? Number(after) : await lastSequence(services);
+    const cursor = new Cursor(start);
+
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-store',
+      'x-accel-buffering': 'no',
+    });
+    const ready: ListenReady = { environmentId: environment.id, after: start };
+    res.write(`event: ${LISTEN_READY}\ndata: ${JSON.stringify(ready)}\n\n`);
+    services.log.info({ environmentId: environment.id, after: start }, 'webhook listen session opened');
+
+    let open = true;
+    res.on('close', () => {
+      open = false;
+    });
+    // A shutting-down service stops listening at once: end the stream then, or it would hold the shutdown until its timeout.
+    const server = (req.socket as { server?: Server }).server;
+    const live = () => open && !res.writableEnded && (server?.listening ?? true);
+
+    let lastWrite = Date.now();
+    try {
+      while (live()) {
+        const frames = await poll(services, environment.id, cursor);
+        for (const frame of frames) {
+          if (!live()) break;
+          await write(res, frame);
+          lastWrite = Date.now();
+        }
+        if (frames.length === 0 && Date.now() - lastWrite >= KEEPALIVE_MS) {
+          await write(res, ': keep-alive\n\n');
+          lastWrite = Date.now();
+        }
+        if (frames.length < BATCH) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+    } catch (error) {
+      if (live()) services.log.error({ err: error, environmentId: environment.id }, 'webhook listen session failed');
+    } finally {
+      services.log.info({ environmentId: environment.id, after: cursor.after }, 'webhook listen session closed');
+      if (!res.writableEnded) res.end();
+    }
+  };
+}
+
+async function lastSequence(services: Services): Promise<number> {
+  const [row] = await services.db.fork().execute<{ last: string | number | null }[]>(`select max(sequence) as last from events`);
+  return Number(row?.last ?? 0);
+}
+
+/** The frames of the events that became visible since the last poll, in sequence order, and the cursor moved past them. */
+async function poll(services: Services, environmentId: string, cursor: Cursor): Promise<string[]> {
+  const em = services.db.fork();
+  const now = Date.now();
+  const awaited = cursor.awaited(now);
+  // Every environment's sequences move the cursor (they are one series); only this environment's events are read in full.
+  const rows = await em.execute<SequenceRow[]>(
+    awaited.length > 0
+      ? `select sequence, environment_id from events where sequence > ? or sequence in (${awaited.map(() => '?').join(', ')}) order by sequence limit ?`
+      : `select sequence, environment_id from events where sequence > ? order by sequence limit ?`,
+    [cursor.after, ...awaited, BATCH],
+  );
+  if (rows.length === 0) return [];
+  const visible = rows.map((row) => Number(row.sequence));
+  const mine = rows.filter((row) => row.environment_id === environmentId).map((row) => Number(row.sequence));
+  const events = mine.length > 0 ? await em.find(OutboxEvent, { sequence: { $in: mine } }, { orderBy: { sequence: 'asc' } }) : [];
+  cursor.advance(visible, now);
+  // The body a registered endpoint receives (webhooks/attempt.ts), byte for byte.
+  return events.map((event) => `id: ${event.sequence}\nevent: ${LISTEN_WEBHOOK}\ndata: ${JSON.stringify(event.envelope())}\n\n`);
+}
+
+/** Writes a frame, waiting while the client reads slowly (a receiver that takes its time) rather than buffering without bound. */
+function write(res: Response, frame: string): Promise<void> {
+  if (res.write(frame)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * The shape of server/: no import circle anywhere, the domain and the
+ * entities never reach up into the HTTP, API or webhook-delivery layers, and
+ * the service's entry point does not load the sandbox simulators (they are
+ * imported on demand when the embedded sandbox starts).
+ */
+import { fileURLToPath } from 'node:url';
+import madge from 'madge';
+import { describe, expect, it } from 'vitest';
+
+const SERVER = fileURLToPath(new URL('../../server/', import.meta.url));
+
+/** The import graph; `runtimeOnly` leaves out type imports (erased) and `import()` calls (loaded on demand). */
+async function graph(entry: string, options: { runtimeOnly?: boolean } = {}) {
+  const result = await madge(entry, {
+    baseDir: SERVER,
+    fileExtensions: ['ts'],
+    detectiveOptions: { ts: { skipTypeImports: options.runtimeOnly ?? false, skipAsyncImports: options.runtimeOnly ?? false } },
+  });
+  return result;
+}
+
+describe('server/ layers', () => {
+  it('has no import circle', async () => {
+    const result = await graph(SERVER);
+    expect(result.circular()).toEqual([]);
+  });
+
+  it('keeps domain/ and db/ free of imports from http/, api/ and webhooks/', async () => {
+    const result = await graph(SERVER);
+    const wrongWay = Object.entries(result.obj()).flatMap(([file, imports]) =>
+      /^(domain|db)\//.test(file) ? imports.filter((target) => /^(http|api|webhooks)\//.test(target)).map((target) => `${file} → ${target}`) : [],
+    );
+    expect(wrongWay).toEqual([]);
+  });
+
+  it('keeps http/ to express glue: the procedures and their builders live in api/', async () => {
+    const result = await graph(SERVER);
+    const builders = Object.keys(result.obj()).filter((file) => /^http\/(trpc|procedures|context)\.ts$/.test(file));
+    expect(builders).toEqual([]);
+  });
+
+  it('does not load the sandbox simulators from the service entry point', async () => {
+    const result = await graph(`${SERVER}main.ts`, { runtimeOnly: true });
+    const loaded = Object.keys(result.obj());
+    expect(loaded).toContain('runtime/service.ts');
+    expect(loaded.filter((file) => /^gateways\/(sandbox\.ts|gateway_[abc]\/simulator\.ts|simulator\/(server|control|webhooks|fixtures)\.ts)$/.test(file))).toEqual([]);
+  });
+});

@@ -1,0 +1,230 @@
+/**
+ * Local webhook development: `payments-admin webhook listen` runs as its own
+ * process against a real service, forwards the sandbox's events to a receiver
+ * on this machine signed with the secret it printed, and `payments-admin
+ * trigger` produces each event type of the contract through the sandbox.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook } from '../../sdk/src';
+import { WEBHOOK_EVENT_TYPES } from '../../server/domain/event-types';
+import { cli } from '../support/cli';
+import { onPostgres } from '../support/database';
+import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
+import { createTenant } from '../support/tenant';
+import { commitPaymentEvents, eventually, newPaymentId } from './support/events';
+import { startReceiver, type ReceivedDelivery, type Receiver } from './support/receiver';
+import { createEnvironment, createSharedDatabase, newMasterKey, startWebhookService } from './support/service';
+
+const BIN = fileURLToPath(new URL('../../bin/payments-admin.js', import.meta.url));
+
+interface Listener {
+  child: ChildProcessWithoutNullStreams;
+  secret: string;
+  output(): string;
+  errors(): string;
+  /** Ctrl-C, resolving with the exit code. */
+  interrupt(): Promise<number | null>;
+}
+
+/** Starts `payments-admin webhook listen` as its own process; resolves once it says it is ready, or rejects with what it printed. */
+function startListener(service: { url: string; adminToken: string }, forwardTo: string, extra: string[] = []): Promise<Listener> {
+  const child = spawn(process.execPath, [BIN, '--url', service.url, '--token', service.adminToken, 'webhook', 'listen', '--forward-to', forwardTo, ...extra]);
+  let output = '';
+  let errors = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`listener did not get ready:\n${output}${errors}`)), 30_000);
+    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const secret = /signing secret of this session: (whsec_\w+)/.exec(output)?.[1];
+      if (/^Ready! /m.test(output) && secret) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          secret,
+          output: () => output,
+          errors: () => errors,
+          interrupt: () => {
+            child.kill('SIGINT');
+            return exited;
+          },
+        });
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`listener exited with ${code}: ${errors}`), { code, errors }));
+    });
+  });
+}
+
+const verified = (delivery: ReceivedDelivery, secret: string) => verifyWebhook({ rawBody: delivery.raw, headers: delivery.headers as Record<string, string>, secret });
+
+describe('payments-admin webhook listen and trigger', () => {
+  let sandboxed: SandboxedService;
+  let local: Receiver;
+  let registered: Receiver;
+  let listener: Listener;
+
+  beforeAll(async () => {
+    sandboxed = await startSandboxedService({
+      env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '200' },
+      routes: { PIX: 'gateway_b', CARD: 'gateway_a', SUBSCRIPTION: 'gateway_c' },
+    });
+    // What the embedded demo does: the simulators run inside the service.
+    sandboxed.service.services.simulators = sandboxed.sandbox.sims;
+    local = await startReceiver();
+    registered = await startReceiver();
+    // A registered endpoint of the same environment, to compare what it receives with what the listener forwards.
+    await sandboxed.service.admin.webhooks.createEndpoint({ environmentId: sandboxed.tenant.environmentId, url: registered.url() });
+    listener = await startListener(sandboxed.service, local.url('/hooks'));
+  });
+  afterAll(async () => {
+    if (listener && listener.child.exitCode === null) listener.child.kill('SIGKILL');
+    await local?.close();
+    await registered?.close();
+    if (sandboxed) sandboxed.service.services.simulators = null; // the sandbox closes them itself
+    await sandboxed?.stop();
+  });
+
+  const receivedOf = (eventIds: string[]) => local.received.filter((delivery) => eventIds.includes(delivery.json?.id));
+
+  it('trigger payment.paid: the local receiver gets created, pending and paid, each signed with the printed secret, byte for byte what an endpoint gets', async () => {
+    const before = local.received.length;
+    const triggered = await cli(sandboxed.service, ['trigger', 'payment.paid']);
+    expect(triggered.code, triggered.stderr).toBe(0);
+    expect(triggered.json.environmentId).toBe(sandboxed.tenant.environmentId);
+    expect(triggered.json.events.map((e: { type: string }) => e.type)).toEqual(['payment.created', 'payment.pending', 'payment.paid']);
+
+    const deliveries = (await local.waitFor(before + 3)).slice(before);
+    expect(deliveries.map((d) => d.json.type)).toEqual(['payment.created', 'payment.pending', 'payment.paid']);
+    expect(deliveries.map((d) => d.json.id)).toEqual(triggered.json.events.map((e: { id: string }) => e.id));
+    for (const delivery of deliveries) {
+      const event = verified(delivery, listener.secret);
+      expect(event.data).toMatchObject({ paymentId: triggered.json.resourceId });
+      expect(delivery.headers).toMatchObject({
+        'content-type': 'application/json',
+        'user-agent': 'service-payments-webhooks/1.0',
+        'x-service-event': delivery.json.type,
+      });
+      expect(delivery.headers['x-service-delivery-id']).toMatch(/^wd_[0-9a-z]{24}$/);
+      expect(delivery.headers['x-service-timestamp']).toMatch(/^\d+$/);
+      expect(delivery.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+      // A different secret does not verify it.
+      expect(() => verifyWebhook({ rawBody: delivery.raw, headers: delivery.headers as Record<string, string>, secret: 'whsec_other' })).toThrow();
+    }
+
+    // The registered endpoint received the very same bytes for each event.
+    const endpointBodies = (await registered.waitFor(3)).map((d) => d.raw);
+    expect(endpointBodies).toEqual(deliveries.map((d) => d.raw));
+
+    // One line per delivery: time, type, event id, the local answer and its duration.
+    await eventually(async () => deliveries.every((d) => listener.output().includes(d.json.id)), 5_000, 'the listener lines');
+    for (const delivery of deliveries) {
+      expect(listener.output()).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  ${delivery.json.type.replace('.', '\\.')}  ${delivery.json.id}  → 200 \\(\\d+ ms\\)$`, 'm'));
+    }
+  });
+
+  it.each(WEBHOOK_EVENT_TYPES.map((type) => [type]))('trigger %s: the event reaches the local receiver', async (type) => {
+    const triggered = await cli(sandboxed.service, ['trigger', type, '--env', sandboxed.tenant.environmentId]);
+    expect(triggered.code, triggered.stderr).toBe(0);
+    const events: { id: string; type: string }[] = triggered.json.events;
+    const wanted = events.find((event) => event.type === type);
+    expect(wanted, JSON.stringify(events)).toBeDefined();
+    const arrived = await eventually(async () => {
+      const got = receivedOf(events.map((e) => e.id));
+      return got.length === events.length ? got : undefined;
+    }, 15_000, `the events of ${type}`);
+    // In commit order, each verifying with the session's secret.
+    expect(arrived.map((d) => d.json.id)).toEqual(events.map((e) => e.id));
+    for (const delivery of arrived) expect(verified(delivery, listener.secret).type).toBe(delivery.json.type);
+  });
+
+  it('reports a receiver that is down, and keeps going', async () => {
+    const other = await startListener(sandboxed.service, 'http://127.0.0.1:9/hooks');
+    try {
+      const triggered = await cli(sandboxed.service, ['trigger', 'payment.pending']);
+      expect(triggered.code, triggered.stderr).toBe(0);
+      const ids: string[] = triggered.json.events.map((e: { id: string }) => e.id);
+      await eventually(async () => ids.every((id) => other.output().includes(id)), 15_000, 'the failure lines');
+      for (const id of ids) expect(other.output()).toMatch(new RegExp(`${id}  → error: .*ECONNREFUSED`));
+    } finally {
+      expect(await other.interrupt()).toBe(0);
+    }
+  });
+
+  it('refuses a production environment, for listen and for trigger', async () => {
+    const production = await createTenant(sandboxed.service, 'production');
+    const refused = await startListener(sandboxed.service, local.url(), ['--env', production.environmentId]).then(
+      () => null,
+      (error: { code: number; errors: string }) => error,
+    );
+    expect(refused?.code).not.toBe(0);
+    expect(refused?.errors).toMatch(/production environment; only sandbox environments/);
+
+    const trigger = await cli(sandboxed.service, ['trigger', 'payment.paid', '--env', production.environmentId]);
+    expect(trigger.code).not.toBe(0);
+    expect(trigger.stderr).toMatch(/production environment/);
+  });
+
+  it('refuses a wrong admin token', async () => {
+    const refused = await startListener({ url: sandboxed.service.url, adminToken: 'adm_wrong' }, local.url()).then(
+      () => null,
+      (error: { code: number; errors: string }) => error,
+    );
+    expect(refused?.code).not.toBe(0);
+    expect(refused?.errors).toMatch(/admin token/);
+  });
+
+  it('stops on Ctrl-C with exit code 0', async () => {
+    expect(await listener.interrupt()).toBe(0);
+    expect(listener.output()).toMatch(/^Stopped\.$/m);
+  });
+});
+
+describe.runIf(onPostgres)('webhook listen with several service instances', () => {
+  it('receives events committed through another instance, including one whose transaction committed late', async () => {
+    const database = await createSharedDatabase();
+    const env = { MASTER_KEY: newMasterKey(), WEBHOOK_POLL_INTERVAL_MS: '200' };
+    const a = await startWebhookService({ database, env });
+    const b = await startWebhookService({ database, env: { ...env, WEBHOOK_DISPATCHER: 'false' } });
+    const receiver = await startReceiver();
+    let listener: Listener | undefined;
+    try {
+      const { environmentId } = await createEnvironment(a);
+      listener = await startListener(a, receiver.url(), ['--env', environmentId]);
+
+      // Through instance b, whose process has no dispatcher: the listener on a reads the events table itself.
+      const committed = await commitPaymentEvents(b, environmentId, newPaymentId(), ['created', 'pending']);
+      await receiver.waitFor(2);
+
+      // A transaction takes its sequence first and commits after a later one: the late event still arrives.
+      const lateId = newPaymentId();
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const late = b.services.db.fork().transactional(async (tx) => {
+        const { recordEvents } = await import('../../server/domain/outbox');
+        recordEvents(tx, [{ type: 'payment.created', resourceId: lateId, environmentId, data: { paymentId: lateId } }]);
+        await tx.flush();
+        await held;
+      });
+      const after = await commitPaymentEvents(a, environmentId, newPaymentId(), ['created']);
+      await receiver.waitFor(3);
+      release();
+      await late;
+      const all = await receiver.waitFor(4);
+      expect(all.map((d) => d.json.id).slice(0, 3)).toEqual([...committed.map((e) => e.id), after[0]!.id]);
+      expect(all[3]!.json.data.paymentId).toBe(lateId);
+      for (const delivery of all) verified(delivery, listener.secret);
+    } finally {
+      if (listener) expect(await listener.interrupt()).toBe(0);
+      await receiver.close();
+      await b.stop();
+      await a.stop();
+      await database.drop();
+    }
+  });
+});
