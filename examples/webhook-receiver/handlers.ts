@@ -29,7 +29,7 @@ export async function handleEvent(event: WebhookEvent, log: Log): Promise<void> 
       log(`subscription ${event.data.subscriptionId} ${event.data.status}`);
       return;
     default:
-      // New event types may appear in /v1 (spec 9.3): acknowledge and ignore them.
+      // New event types may appear in /v1 as a compatible change: acknowledge and ignore them.
       log(`ignored event type ${(event as { type: string }).type}`);
   }
 }

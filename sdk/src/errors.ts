@@ -14,7 +14,7 @@ export class PaymentsError extends Error {
 
 /**
  * A code the contract names, or one added later to /v1 (compatible changes
- * may add more specific codes, spec 9.3), or `unexpected_response` when the
+ * may add more specific codes), or `unexpected_response` when the
  * answer was not a contract error body (for example a proxy's HTML page).
  */
 export type PaymentsErrorCode = ErrorCode | 'unexpected_response' | (string & {});

@@ -1,7 +1,7 @@
 /**
- * Outbound webhook events (spec 6.3–6.5). They are not part of the OpenAPI
+ * Outbound webhook events (the service README's "Receiving webhooks"). They are not part of the OpenAPI
  * document, which covers only the synchronous endpoints, so they are written
- * here from the spec; their value types come from the generated contract.
+ * here by hand; their value types come from the generated contract.
  */
 import type { Currency, GatewayName, PaymentMethod, PaymentStatus, SubscriptionInterval, SubscriptionStatus } from './types.js';
 
@@ -19,7 +19,7 @@ export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 export type SubscriptionEventType = (typeof SUBSCRIPTION_EVENT_TYPES)[number];
 export type WebhookEventType = PaymentEventType | SubscriptionEventType;
 
-/** `data` of a payment event (spec 6.4): the payment as of the transition. */
+/** `data` of a payment event: the payment as of the transition. */
 export interface PaymentEventData {
   paymentId: string;
   externalId: string | null;
@@ -33,7 +33,7 @@ export interface PaymentEventData {
   gatewayRef: string | null;
 }
 
-/** `data` of a subscription event (spec 6.5): the subscription as of the transition. */
+/** `data` of a subscription event: the subscription as of the transition. */
 export interface SubscriptionEventData {
   subscriptionId: string;
   externalId: string | null;
@@ -52,7 +52,7 @@ export interface SubscriptionEventData {
   canceledAt: string | null;
 }
 
-/** The envelope of every delivery (spec 6.3). */
+/** The envelope of every delivery. */
 export interface WebhookEnvelope<Type extends string, Data> {
   /** `evt_…`; the same event may be delivered more than once: deduplicate on it. */
   id: string;
@@ -67,7 +67,7 @@ export type SubscriptionEvent = { [T in SubscriptionEventType]: WebhookEnvelope<
 
 /**
  * A verified delivery, discriminated by `type`. New event types may be added
- * to /v1 without notice (spec 9.3): handle the types you know and ignore the rest.
+ * to /v1 without notice (a compatible change): handle the types you know and ignore the rest.
  */
 export type WebhookEvent = PaymentEvent | SubscriptionEvent;
 

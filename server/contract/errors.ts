@@ -10,7 +10,7 @@ export interface ValidationIssue {
   message: string;
 }
 
-/** Extra fields each code may carry, as named by the spec. */
+/** Extra fields each code may carry (the OpenAPI document lists them per code). */
 interface ExtraFields {
   invalid_json: object;
   invalid_input: { issues: ValidationIssue[] };

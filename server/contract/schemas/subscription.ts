@@ -28,7 +28,11 @@ export const CreateSubscriptionInput = z.strictObject({
       gateway_c: z.strictObject({ planId: text({ min: 1, max: TEXT_LIMITS.planId }) }).optional(),
     })
     .optional()
-    .meta({ description: '`gateway.gateway_c.planId` is required when SUBSCRIPTION routing resolves to gateway_c, ignored otherwise.' }),
+    .meta({
+      description:
+        '`gateway.gateway_c.planId` is required when SUBSCRIPTION routing resolves to gateway_c, ignored otherwise. ' +
+        "On gateway_c the plan fixes the price: the service reads the plan from the gateway at creation; an unknown plan is 400 `invalid_input` at `gateway.gateway_c.planId`, and an `amount` or `interval` other than the plan's is 400 `invalid_input` at that field, naming the plan's value. The stored subscription always carries what the customer is really charged.",
+    }),
 });
 
 /** `POST /v1/subscriptions/{id}/cancel`: the path's id and the optional body. */
