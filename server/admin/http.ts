@@ -26,7 +26,7 @@ import { JSON_MAX_DEPTH } from '../contract/limits';
 import type { ValidationIssue } from '../contract/errors';
 import { OperatorError, type OperatorRefusal } from '../domain/operator-errors';
 import { issuesFromZod } from '../http/error-translation';
-import { jsonNestedDeeperThan, tooDeepMessage } from '../http/json-body';
+import { checkRawJson, jsonNestedDeeperThan, NOT_UTF8_MESSAGE, tooDeepMessage } from '../http/json-body';
 import type { Services } from '../services';
 import { adminContext } from './procedure';
 import { adminRouter } from './router';
@@ -136,10 +136,8 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
   const readBody = express.text({
     type: () => true,
     limit: services.config.maxBodyBytes,
-    // On the raw bytes, before anything parses them.
-    verify: (_req, _res, raw) => {
-      if (jsonNestedDeeperThan(raw)) throw Object.assign(new Error('too deep'), { type: 'entity.too.deep' });
-    },
+    // On the raw bytes, before anything decodes or parses them.
+    verify: checkRawJson,
   });
   const trpc = createExpressMiddleware({
     router: adminRouter,
@@ -188,6 +186,7 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
       }
       if (err.type === 'entity.too.large') return send(res, answer('invalid_input', undefined, [{ path: [], message: `request body exceeds ${services.config.maxBodyBytes} bytes` }]));
       if (err.type === 'entity.too.deep') return send(res, answer('invalid_input', undefined, [{ path: [], message: tooDeepMessage(JSON_MAX_DEPTH) }]));
+      if (err.type === 'entity.not.utf8') return send(res, answer('invalid_json', NOT_UTF8_MESSAGE));
       return send(res, answer('invalid_json', 'The request body could not be read.'));
     });
   };

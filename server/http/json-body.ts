@@ -49,9 +49,23 @@ export function jsonNestedDeeperThan(raw: Buffer | string, maxDepth: number = JS
 
 export const tooDeepMessage = (maxDepth: number = JSON_MAX_DEPTH) => `request body must not nest objects or arrays more than ${maxDepth} levels deep`;
 
-/** Thrown from the parser's `verify` hook: a body nested too deep. */
-class TooDeep extends Error {
-  readonly type = 'entity.too.deep';
+/** Thrown from the parser's `verify` hook: a body nested too deep, or not UTF-8. */
+class RawBodyRefused extends Error {
+  constructor(readonly type: 'entity.too.deep' | 'entity.not.utf8') {
+    super(type);
+  }
+}
+
+export const NOT_UTF8_MESSAGE = 'The request body must be JSON encoded as UTF-8.';
+
+/**
+ * The parser's `verify` hook, on the raw bytes before anything decodes them.
+ * JSON travels as UTF-8; a body announced in another charset (UTF-16, UTF-32)
+ * is refused, because the depth scan reads UTF-8 bytes and would misjudge it.
+ */
+export function checkRawJson(_req: unknown, _res: unknown, raw: Buffer, encoding: string): void {
+  if (!/^utf-?8$/i.test(encoding)) throw new RawBodyRefused('entity.not.utf8');
+  if (jsonNestedDeeperThan(raw)) throw new RawBodyRefused('entity.too.deep');
 }
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -62,9 +76,7 @@ export function jsonBody(limitBytes: number): RequestHandler {
     type: () => true,
     strict: true,
     // Runs on the raw bytes before JSON.parse: a structure too deep never gets parsed.
-    verify: (_req, _res, raw) => {
-      if (jsonNestedDeeperThan(raw)) throw new TooDeep();
-    },
+    verify: checkRawJson,
   });
   return (req, res, next) => {
     if (!METHODS_WITH_BODY.has(req.method)) return next();
@@ -84,9 +96,11 @@ export function jsonBody(limitBytes: number): RequestHandler {
         req.bodyError =
           err.type === 'entity.too.large'
             ? new ApiError('invalid_input', { issues: [{ path: [], message: `request body exceeds ${limitBytes} bytes` }] })
-            : err instanceof TooDeep || err.type === 'entity.too.deep'
+            : err.type === 'entity.too.deep'
               ? new ApiError('invalid_input', { issues: [{ path: [], message: tooDeepMessage() }] })
-              : new ApiError('invalid_json');
+              : err.type === 'entity.not.utf8'
+                ? new ApiError('invalid_json', undefined, NOT_UTF8_MESSAGE)
+                : new ApiError('invalid_json');
       } else if (req.body === undefined) {
         req.body = {};
       } else if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {

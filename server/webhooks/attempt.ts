@@ -8,8 +8,8 @@ import { OutboxEvent, WebhookEndpoint } from '../db/entities';
 import type { WebhookAttemptTrigger } from '../db/entities/webhook-attempt';
 import type { Services } from '../services';
 import { beginAttempt, finishAttempt, type ClaimedDelivery, type FrozenPayload } from './claims';
-import { liveSecrets } from './endpoints';
-import { secretFingerprint, signaturesHeader } from './signature';
+import { signingSecret } from './endpoints';
+import { secretFingerprint, signatureHeader } from './signature';
 import type { AttemptResult } from './transport';
 import { urlPolicy } from './url-guard';
 
@@ -30,8 +30,8 @@ export async function attemptDelivery(services: Services, claim: ClaimedDelivery
     const event = await em.findOneOrFail(OutboxEvent, { id: claim.eventId });
     const body = JSON.stringify(event.envelope());
     const timestamp = Math.floor(Date.now() / 1000);
-    const secrets = await liveSecrets(em, services, endpoint);
-    first = { body, timestamp, signature: signaturesHeader(secrets, timestamp, body), signedWith: secrets.map(secretFingerprint) };
+    const secret = await signingSecret(em, services, endpoint);
+    first = { body, timestamp, signature: signatureHeader(secret, timestamp, body), signedWith: [secretFingerprint(secret)] };
   }
   const begun = await beginAttempt(em, claim, first, trigger);
   if (!begun) return { result: failedWithout('the claim was lost before the attempt began'), recorded: false };

@@ -3,7 +3,7 @@
  * guard, change it, rotate its signing secret. The secret appears only in
  * the answers of create and rotate; it is kept sealed with the master key.
  */
-import type { FilterQuery } from '@mikro-orm/core';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { WebhookEventType } from '../domain/event-types';
 import { notFound, OperatorError } from '../domain/operator-errors';
 import { loadEnvironment } from '../domain/tenancy';
@@ -91,46 +91,54 @@ export const MAX_SECRET_OVERLAP_SECONDS = 30 * 24 * 60 * 60;
 export type SecretOverlap = number | 'now';
 
 /**
- * Replaces the signing secret; the new one is in this answer only. New
- * deliveries are signed with it at once and, for `keepPreviousFor` seconds
- * (default 24 h), also with the secret it replaces, so a receiver can add
- * the new secret before dropping the old one; `now` stops the old one at
- * once. A secret still in an earlier overlap is dropped: only the one being
- * replaced is kept. Deliveries already made keep their original signature
- * (a resend sends it unchanged).
+ * Replaces the signing secret; the new one is in this answer only. The
+ * secret that signs deliveries today keeps signing them alone for
+ * `keepPreviousFor` seconds (default 24 h), so a receiver can add the new
+ * secret before it takes over; `now` switches to the new one at once (a
+ * leaked secret). Every delivery carries exactly one `sha256=` signature, as
+ * the contract fixes it. Rotating again during an overlap keeps the secret
+ * that is still signing and discards the one that never signed. Deliveries
+ * already made keep their original signature (a resend sends it unchanged).
+ * Runs under the endpoint's row lock, so two rotations never lose one.
  */
 export async function rotateEndpointSecret(em: EntityManager, services: Services, endpointId: string, keepPreviousFor: SecretOverlap = DEFAULT_SECRET_OVERLAP_SECONDS) {
-  const endpoint = await loadEndpoint(em, endpointId);
-  const now = services.now();
   const secret = newSigningSecret();
-  if (keepPreviousFor === 'now' || keepPreviousFor <= 0) {
-    endpoint.previousSecretSealed = null;
-    endpoint.previousSecretExpiresAt = null;
-  } else {
-    endpoint.previousSecretSealed = endpoint.secretSealed;
-    endpoint.previousSecretExpiresAt = new Date(now.getTime() + keepPreviousFor * 1000);
-  }
-  endpoint.secretSealed = services.secrets.seal(secret);
-  endpoint.secretRotatedAt = now;
-  await em.flush();
+  const endpoint = await em.transactional(async (tx) => {
+    const locked = await tx.findOne(WebhookEndpoint, { id: endpointId }, { populate: ['environment'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!locked) throw notFound('Webhook endpoint', endpointId);
+    const now = services.now();
+    if (keepPreviousFor === 'now' || keepPreviousFor <= 0) {
+      locked.previousSecretSealed = null;
+      locked.previousSecretExpiresAt = null;
+    } else {
+      locked.previousSecretSealed = overlapLasts(locked, now) ? locked.previousSecretSealed : locked.secretSealed;
+      locked.previousSecretExpiresAt = new Date(now.getTime() + keepPreviousFor * 1000);
+    }
+    locked.secretSealed = services.secrets.seal(secret);
+    locked.secretRotatedAt = now;
+    return locked;
+  });
   return { ...endpointView(endpoint, services), secret };
 }
 
+const overlapLasts = (endpoint: WebhookEndpoint, now: Date): boolean =>
+  Boolean(endpoint.previousSecretSealed && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now);
+
 /**
- * The secrets that sign a delivery fixed now, newest first: the current one,
- * then the replaced one while its overlap lasts. A replaced secret found
- * expired is erased (a conditional update, so a rotation made meanwhile is
- * never undone).
+ * The one secret that signs a delivery fixed now: the replaced one while a
+ * rotation's overlap lasts, the current one otherwise. A replaced secret
+ * found expired is erased (a conditional update, so a rotation made
+ * meanwhile is never undone).
  */
-export async function liveSecrets(em: EntityManager, services: Services, endpoint: WebhookEndpoint): Promise<string[]> {
-  const secrets = [services.secrets.open(endpoint.secretSealed)];
-  if (!endpoint.previousSecretSealed || !endpoint.previousSecretExpiresAt) return secrets;
+export async function signingSecret(em: EntityManager, services: Services, endpoint: WebhookEndpoint): Promise<string> {
   const now = services.now();
-  if (endpoint.previousSecretExpiresAt > now) return [...secrets, services.secrets.open(endpoint.previousSecretSealed)];
-  await em.nativeUpdate(
-    WebhookEndpoint,
-    { id: endpoint.id, previousSecretSealed: endpoint.previousSecretSealed, previousSecretExpiresAt: { $lte: now } },
-    { previousSecretSealed: null, previousSecretExpiresAt: null },
-  );
-  return secrets;
+  if (overlapLasts(endpoint, now)) return services.secrets.open(endpoint.previousSecretSealed!);
+  if (endpoint.previousSecretSealed) {
+    await em.nativeUpdate(
+      WebhookEndpoint,
+      { id: endpoint.id, previousSecretSealed: endpoint.previousSecretSealed, previousSecretExpiresAt: { $lte: now } },
+      { previousSecretSealed: null, previousSecretExpiresAt: null },
+    );
+  }
+  return services.secrets.open(endpoint.secretSealed);
 }

@@ -1,9 +1,8 @@
 /**
- * Delivery signatures (README, "Receiving webhooks"): HMAC-SHA256 with the endpoint's secret over
- * `<timestamp>.<raw body>`, lowercase hex, sent as `sha256=<hex>`. During a
- * rotation's overlap a delivery is signed with each live secret, newest
- * first, and the values are joined with commas: `sha256=<new>,sha256=<old>`.
- * A receiver accepts the delivery when any value matches a secret it holds.
+ * Delivery signatures (README, "Receiving webhooks"): HMAC-SHA256 with the
+ * endpoint's secret over `<timestamp>.<raw body>`, lowercase hex, sent as
+ * exactly one `sha256=<hex>` (during a rotation's overlap, by the secret
+ * being replaced: see endpoints.ts).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { randomToken } from '../domain/ids';
@@ -24,15 +23,10 @@ export function signatureHeader(secret: string, timestamp: number, body: string)
   return `sha256=${createHmac('sha256', secret).update(signedText(timestamp, body), 'utf8').digest('hex')}`;
 }
 
-/** The X-Service-Signature value for several live secrets (newest first): one `sha256=<hex>` each, joined with commas. */
-export function signaturesHeader(secrets: readonly string[], timestamp: number, body: string): string {
-  return secrets.map((secret) => signatureHeader(secret, timestamp, body)).join(',');
-}
-
 /**
  * Constant-time check of a received `X-Service-Signature` value (what a
- * receiver does; used by tests and examples): true when any of its
- * comma-separated values is the signature by `secret`.
+ * receiver does; used by tests and examples): true when the value, or any
+ * of several comma-separated ones, is the signature by `secret`.
  */
 export function verifySignature(secret: string, timestamp: number, body: string, received: string): boolean {
   const expected = Buffer.from(signatureHeader(secret, timestamp, body));

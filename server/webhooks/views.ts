@@ -6,7 +6,7 @@ import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../db/ent
 import type { Services } from '../services';
 import { secretFingerprint } from './signature';
 
-/** The replaced secret while it still signs new deliveries (an expired one is shown as none). */
+/** The replaced secret while it still signs new deliveries, alone, until `expiresAt` (an expired one is shown as none). */
 function previousSecret(endpoint: WebhookEndpoint, services: Pick<Services, 'secrets' | 'now'>) {
   if (!endpoint.previousSecretSealed || !endpoint.previousSecretExpiresAt || endpoint.previousSecretExpiresAt <= services.now()) return null;
   return { fingerprint: secretFingerprint(services.secrets.open(endpoint.previousSecretSealed)), expiresAt: endpoint.previousSecretExpiresAt.toISOString() };
@@ -22,7 +22,7 @@ export const endpointView = (endpoint: WebhookEndpoint, services: Pick<Services,
   description: endpoint.description ?? null,
   secretFingerprint: secretFingerprint(services.secrets.open(endpoint.secretSealed)),
   secretRotatedAt: endpoint.secretRotatedAt?.toISOString() ?? null,
-  /** Set during a rotation's overlap: new deliveries are signed with this secret too, until `expiresAt`. */
+  /** Set during a rotation's overlap: new deliveries are still signed with this secret, not the new one, until `expiresAt`. */
   previousSecret: previousSecret(endpoint, services),
   createdAt: endpoint.createdAt.toISOString(),
   updatedAt: endpoint.updatedAt.toISOString(),
@@ -48,7 +48,7 @@ export const deliveryView = (delivery: WebhookDelivery, last: WebhookAttempt | u
   eventType: delivery.eventType,
   eventSequence: delivery.eventSequence,
   status: delivery.status,
-  /** Fingerprints of the secrets whose signatures it carries, newest first; null until its payload is fixed (or when made before they were recorded). */
+  /** Fingerprint of the secret whose signature it carries (a one-element list); null until its payload is fixed. */
   signedWith: delivery.signedWith ?? null,
   attempts: delivery.attemptCount,
   lastResponseStatus: last?.responseStatus ?? null,

@@ -15,7 +15,11 @@ let sandboxed: SandboxedService;
 let production: TestTenant;
 
 beforeAll(async () => {
-  sandboxed = await startSandboxedService({ routes: { PIX: 'gateway_b', CARD: 'gateway_a', SUBSCRIPTION: 'gateway_c' } });
+  sandboxed = await startSandboxedService({
+    routes: { PIX: 'gateway_b', CARD: 'gateway_a', SUBSCRIPTION: 'gateway_c' },
+    // Every example must reach validation: the per-key create quota is not under test here.
+    env: { RATE_LIMIT_PAYMENTS_CREATE: '10000' },
+  });
   production = await createTenant(sandboxed.service, 'production');
 });
 afterAll(() => sandboxed?.stop());
@@ -67,6 +71,9 @@ describe('text that storage or a gateway would refuse', () => {
   it('other control characters and lone surrogates are refused; line breaks only in free text', async () => {
     expect(issuePaths(await refused('POST', '/v1/payments', validPayment({ externalId: 'a\u001bb' })))).toContain('externalId');
     expect(issuePaths(await refused('POST', '/v1/payments', validPayment({ externalId: 'a\nb' })))).toContain('externalId');
+    // C1 controls: U+009B opens a terminal escape sequence like ESC [ does.
+    expect(issuePaths(await refused('POST', '/v1/payments', validPayment({ customer: { name: 'Maria\u009b31m', email: 'maria@example.com', document: '12345678909' } })))).toContain('customer.name');
+    expect(issuePaths(await refused('POST', '/v1/payments', validPayment({ metadata: { note: 'a\u0085b' } })))).toContain('metadata');
     expect(issuePaths(await refused('POST', '/v1/payments', validPayment({ externalId: 'a\ud800b' })))).toContain('externalId');
     const multiline = await call(url(), 'POST', '/v1/payments', { key: key(), body: validPayment({ metadata: { note: 'line 1\nline 2\ttab' } }) });
     expect(multiline.status).toBe(201);
@@ -114,6 +121,28 @@ describe('nesting', () => {
     const paymentCancel = await call(url(), 'POST', `/v1/payments/${payment.id}/cancel`, { key: key(), rawBody: `{"a":${deep(10_000)}}` });
     expectSafe(paymentCancel);
     expect(paymentCancel.status).toBe(400);
+  });
+
+  it('a body in a charset other than UTF-8 is refused before it is decoded, so nesting cannot hide in it', async () => {
+    const utf16 = (text: string) => new Uint8Array(Buffer.from(text, 'utf16le'));
+    // Read as UTF-8 bytes, the escaped quote of UTF-16 would end the string early and hide the brackets after it.
+    const hidden = `{"a":"\\"","metadata":{"b":${deep(15_000)}}}`;
+    for (const [path, authorization] of [
+      ['/v1/payments', `Bearer ${key()}`],
+      ['/internal/trpc/organizations.create', `Bearer ${sandboxed.service.adminToken}`],
+    ] as const) {
+      for (const body of [utf16(hidden), utf16(JSON.stringify(validPayment()))]) {
+        const before = await stored();
+        const response = await fetch(`${url()}${path}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json; charset=utf-16le' }, body });
+        const reply = { status: response.status, text: await response.text(), headers: response.headers };
+        expectSafe(reply, path);
+        expect(reply.status, reply.text).toBe(400);
+        expect(JSON.parse(reply.text)).toMatchObject({ error: 'invalid_json', message: 'The request body must be JSON encoded as UTF-8.' });
+        expect(await stored()).toEqual(before);
+      }
+    }
+    const utf8 = await call(url(), 'POST', '/v1/payments', { key: key(), body: validPayment(), headers: { 'content-type': 'application/json; charset=UTF-8' } });
+    expect(utf8.status, utf8.text).toBe(201);
   });
 
   it('brackets inside strings do not count', async () => {

@@ -1,8 +1,9 @@
 /**
  * Rotating an endpoint's signing secret with an overlap, over real HTTP: a
- * receiver verifies deliveries the way the README tells merchants to (any of
- * the comma-separated `sha256=` values matching a secret it holds), and
- * answers 400 when none does, so a refused delivery shows as FAILED.
+ * receiver verifies deliveries the way the README tells merchants to (the
+ * one `sha256=` value matching any secret it holds), and answers 400 when
+ * none does, so a refused delivery shows as FAILED. Every delivery carries
+ * exactly one signature, as the contract fixes the header.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,7 +60,7 @@ async function deliverOne(endpointId: string) {
 }
 
 describe('rotating a signing secret with an overlap', () => {
-  it('keeps deliveries verifying with the old secret alone until the overlap ends, then signs with the new one only', async () => {
+  it('keeps signing with the old secret alone until the overlap ends, then with the new one alone', async () => {
     clockAheadMs = 0;
     let held: string[] = [];
     const r = await merchant(() => held);
@@ -75,13 +76,13 @@ describe('rotating a signing secret with an overlap', () => {
     expect(rotated.previousSecret!.fingerprint).toBe(fingerprint(endpoint.secret));
     expect(Math.abs(expiresAt - Date.now() - 24 * HOUR_MS)).toBeLessThan(60_000);
 
-    // During the overlap: both signatures, new first; the receiver that holds only the old secret accepts.
+    // During the overlap: one signature, by the old secret; the receiver that holds only the old secret accepts.
     const during = await deliverOne(endpoint.id);
-    expect(during).toMatchObject({ status: 'SENT', lastResponseStatus: 204, signedWith: [fingerprint(rotated.secret), fingerprint(endpoint.secret)] });
+    expect(during).toMatchObject({ status: 'SENT', lastResponseStatus: 204, signedWith: [fingerprint(endpoint.secret)] });
     const [first] = r.received;
-    expect(first!.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64},sha256=[0-9a-f]{64}$/);
-    expect(verifies(first!, [rotated.secret])).toBe(true);
+    expect(first!.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(verifies(first!, [endpoint.secret])).toBe(true);
+    expect(verifies(first!, [rotated.secret])).toBe(false);
 
     const detail = await service.admin.webhooks.getDelivery({ deliveryId: during.id });
     expect(detail.signature).toBe(first!.headers['x-service-signature']);
@@ -121,11 +122,11 @@ describe('rotating a signing secret with an overlap', () => {
     expect(Date.parse(rotated.previousSecret!.expiresAt) - Date.now()).toBeGreaterThan(590_000);
     expect((await deliverOne(endpoint.id)).status).toBe('SENT');
 
-    // A second rotation during the overlap: the first secret is dropped, the one just replaced overlaps.
+    // A second rotation during the overlap: the secret still signing keeps signing; the one that never signed is discarded.
     const again = await service.admin.webhooks.rotateSecret({ endpointId: endpoint.id, keepPreviousFor: 600 });
-    expect(again.previousSecret!.fingerprint).toBe(fingerprint(rotated.secret));
-    held = [rotated.secret, again.secret];
-    expect(await deliverOne(endpoint.id)).toMatchObject({ status: 'SENT', signedWith: [fingerprint(again.secret), fingerprint(rotated.secret)] });
+    expect(again.previousSecret!.fingerprint).toBe(fingerprint(endpoint.secret));
+    held = [endpoint.secret, again.secret];
+    expect(await deliverOne(endpoint.id)).toMatchObject({ status: 'SENT', signedWith: [fingerprint(endpoint.secret)] });
 
     clockAheadMs = 601_000;
     held = [again.secret];
@@ -150,6 +151,24 @@ describe('rotating a signing secret with an overlap', () => {
     expect(verifies(r.received[0]!, [rotated.secret])).toBe(true);
   });
 
+  it('two rotations at once both take effect: a leaked secret cut with "now" never signs again, whichever commits last', async () => {
+    clockAheadMs = 0;
+    const r = await merchant(() => []);
+    for (let round = 0; round < 3; round++) {
+      const endpoint = await service.admin.webhooks.createEndpoint({ environmentId, url: r.url() });
+      const [cut, routine] = await Promise.all([
+        service.admin.webhooks.rotateSecret({ endpointId: endpoint.id, keepPreviousFor: 'now' }),
+        service.admin.webhooks.rotateSecret({ endpointId: endpoint.id }),
+      ]);
+      const delivery = await deliverOne(endpoint.id);
+      expect(delivery.signedWith).not.toEqual([fingerprint(endpoint.secret)]);
+      expect([[fingerprint(cut.secret)], [fingerprint(routine.secret)]]).toContainEqual(delivery.signedWith);
+      const [listed] = (await service.admin.webhooks.listEndpoints({ environmentId })).filter((e) => e.id === endpoint.id);
+      expect([fingerprint(cut.secret), fingerprint(routine.secret)]).toContain(listed!.secretFingerprint);
+      expect(listed!.previousSecret?.fingerprint).not.toBe(fingerprint(endpoint.secret));
+    }
+  });
+
   it('refuses an overlap that is not a positive number of seconds (at most 30 days) or "now"', async () => {
     const r = await merchant(() => []);
     const endpoint = await service.admin.webhooks.createEndpoint({ environmentId, url: r.url() });
@@ -172,7 +191,7 @@ describe('rotating a signing secret with an overlap', () => {
     const delivery = await deliverOne(created.json.id);
     expect(delivery.status).toBe('SENT');
     const shown = await cli(target, ['webhook', 'delivery', 'show', delivery.id]);
-    expect(shown.json.signedWith).toEqual([fingerprint(rotated.json.secret), fingerprint(created.json.secret)]);
+    expect(shown.json.signedWith).toEqual([fingerprint(created.json.secret)]);
     expect(shown.stdout).not.toContain(created.json.secret);
 
     const cut = await cli(target, ['webhook', 'endpoint', 'rotate-secret', created.json.id, '--overlap', 'now']);

@@ -80,7 +80,7 @@ export function registerWebhookCommands(program: Command, { client, run, oneOf }
   examples(update, 'webhook endpoint update whe_… --disable', 'webhook endpoint update whe_… --events payment.paid --endpoint-url https://shop.example.com/hooks/v2');
   const rotate = endpoint
     .command('rotate-secret <endpointId>')
-    .description('replace the signing secret; the new one is printed this once. The old one keeps signing new deliveries (alongside) during the overlap')
+    .description('replace the signing secret; the new one is printed this once. The old one keeps signing new deliveries until the overlap ends, then the new one does')
     .option('--overlap <duration>', 'how long the old secret keeps signing: 90s, 30m, 24h, 7d, or now (default 24h)', overlap)
     .action(run(async (endpointId: string, o: { overlap?: number | 'now' }) => client().webhooks.rotateSecret.mutate({ endpointId, keepPreviousFor: o.overlap })));
   examples(rotate, 'webhook endpoint rotate-secret whe_…', 'webhook endpoint rotate-secret whe_… --overlap now');

@@ -3,16 +3,17 @@
  * and JSON, a `varchar(n)` column counts characters (code points, not UTF-16
  * units), and gateways choke on control characters in names and references.
  * So every such field is checked here, before anything is stored or sent:
- * - no C0 control character (U+0000–U+001F) nor DEL, except line breaks and
- *   tabs in free text that may legitimately span lines;
+ * - no control character (C0 U+0000–U+001F, DEL, C1 U+0080–U+009F, which
+ *   terminals read as escape sequences), except line breaks and tabs in free
+ *   text that may legitimately span lines;
  * - well-formed Unicode (no lone surrogate, which storage would silently mangle);
  * - at most `max` code points, the unit the database and JSON Schema count.
  */
 import { z } from 'zod';
 import { TEXT_LIMITS } from '../limits';
 
-const SINGLE_LINE_FORBIDDEN = /[\u0000-\u001f\u007f]/;
-const MULTI_LINE_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const SINGLE_LINE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/;
+const MULTI_LINE_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Length in Unicode code points (what `varchar(n)` and JSON Schema `maxLength` count). */

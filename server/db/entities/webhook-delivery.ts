@@ -36,12 +36,9 @@ export const WebhookDeliverySchema = defineEntity({
     body: p.text().nullable(),
     /** Unix seconds sent as X-Service-Timestamp and signed with the body. */
     signedTimestamp: p.bigint('number').nullable(),
-    /**
-     * The X-Service-Signature value: `sha256=<hex>`, or one per secret joined
-     * with commas during a rotation's overlap. Not a secret, it is sent to the receiver.
-     */
+    /** The X-Service-Signature value, `sha256=<hex>`. Not a secret, it is sent to the receiver. */
     signature: p.text().nullable(),
-    /** Fingerprints of the secrets that signed it, in the order of the signature header (null before they were recorded). */
+    /** Fingerprint of the secret that signed it, as a one-element list (null before it was recorded). */
     signedWith: p.json<string[]>().nullable(),
     leaseOwner: p.string().length(64).nullable(),
     leaseUntil: p.datetime().nullable(),
