@@ -36,7 +36,8 @@ const GATEWAY_OPERATIONS: [method: string, path: RegExp, operation: string][] = 
   ['POST', /^\/v1\/subscriptions\/[^/]+\/cancel\/?$/, 'cancelSubscription'],
 ];
 
-const pathOf = (req: IncomingMessage) => (req.url ?? '').split('?')[0]!;
+/** The path as the client sent it: inside a mounted router (the operator API's /internal/trpc) `req.url` has lost its prefix by the time the line is written. */
+const pathOf = (req: IncomingMessage) => ((req as Partial<Request>).originalUrl ?? req.url ?? '').split('?')[0]!;
 
 /** The contract error this request ended with (`req.apiError`, set by the /v1 error handling), else one read from the status. */
 function errorCode(req: IncomingMessage, res: ServerResponse): string | undefined {

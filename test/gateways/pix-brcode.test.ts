@@ -139,7 +139,7 @@ describe.each(['gateway_a', 'gateway_b'] as const)('%s sandbox Pix', (name) => {
     const text = payment.pix!.qrCodeText;
     expectValidBrCode(text, amount, pixTxid(payment.gatewayRef));
     const parsed = expectPixUtilsAccepts(text, amount, pixTxid(payment.gatewayRef));
-    expect(parsed).toMatchObject({ merchantCategoryCode: '0000', pixKey: expect.any(String), merchantName: expect.stringMatching(/^Gateway [AB]/) });
+    expect(parsed).toMatchObject({ merchantCategoryCode: '0000', pixKey: expect.any(String), merchantName: expect.stringMatching(/^Gateway (A Sandbox|B Cobrancas)$/) });
   });
 
   it('its QR image reads back to exactly the copy-and-paste text', async () => {

@@ -4,14 +4,19 @@
  * on this machine signed with the secret it printed, and `payments-admin
  * trigger` produces each event type of the contract through the sandbox.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/src';
 import { WEBHOOK_EVENT_TYPES } from '../../server/domain/event-types';
 import { cli } from '../support/cli';
 import { onPostgres } from '../support/database';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
+import { startServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenant';
 import { commitPaymentEvents, eventually, newPaymentId } from './support/events';
 import { startReceiver, type ReceivedDelivery, type Receiver } from './support/receiver';
@@ -29,8 +34,9 @@ interface Listener {
 }
 
 /** Starts `payments-admin webhook listen` as its own process; resolves once it says it is ready, or rejects with what it printed. */
-function startListener(service: { url: string; adminToken: string }, forwardTo: string, extra: string[] = []): Promise<Listener> {
-  const child = spawn(process.execPath, [BIN, '--url', service.url, '--token', service.adminToken, 'webhook', 'listen', '--forward-to', forwardTo, ...extra]);
+function startListener(service: { url: string; adminToken?: string }, forwardTo: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Listener> {
+  const token = service.adminToken ? ['--token', service.adminToken] : [];
+  const child = spawn(process.execPath, [BIN, '--url', service.url, ...token, 'webhook', 'listen', '--forward-to', forwardTo, ...extra], { env: { ...process.env, ...env } });
   let output = '';
   let errors = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -162,12 +168,25 @@ describe('payments-admin webhook listen and trigger', () => {
       () => null,
       (error: { code: number; errors: string }) => error,
     );
-    expect(refused?.code).not.toBe(0);
-    expect(refused?.errors).toMatch(/production environment; only sandbox environments/);
+    // Refused input: exit 2, one line with the stable code.
+    expect(refused?.code).toBe(2);
+    expect(refused?.errors).toMatch(/^error \(invalid\): .*production environment; only sandbox environments/);
 
     const trigger = await cli(sandboxed.service, ['trigger', 'payment.paid', '--env', production.environmentId]);
-    expect(trigger.code).not.toBe(0);
-    expect(trigger.stderr).toMatch(/production environment/);
+    expect(trigger.code).toBe(2);
+    expect(JSON.parse(trigger.stderr)).toMatchObject({ error: 'invalid', message: expect.stringMatching(/production environment/) });
+  });
+
+  it('an unknown environment is not_found (exit 3), for listen and for trigger', async () => {
+    const refused = await startListener(sandboxed.service, local.url(), ['--env', 'env_nope']).then(
+      () => null,
+      (error: { code: number; errors: string }) => error,
+    );
+    expect(refused?.code).toBe(3);
+    expect(refused?.errors).toBe('error (not_found): Environment env_nope does not exist.\n');
+    const trigger = await cli(sandboxed.service, ['trigger', 'payment.paid', '--env', 'env_nope']);
+    expect(trigger.code).toBe(3);
+    expect(JSON.parse(trigger.stderr)).toEqual({ error: 'not_found', message: 'Environment env_nope does not exist.' });
   });
 
   it('refuses a wrong admin token', async () => {
@@ -175,14 +194,38 @@ describe('payments-admin webhook listen and trigger', () => {
       () => null,
       (error: { code: number; errors: string }) => error,
     );
-    expect(refused?.code).not.toBe(0);
-    expect(refused?.errors).toMatch(/admin token/);
+    expect(refused?.code).toBe(4);
+    expect(refused?.errors).toMatch(/^error \(unauthorized\): .*admin token/);
   });
 
   it('stops on Ctrl-C with exit code 0', async () => {
     expect(await listener.interrupt()).toBe(0);
     expect(listener.output()).toMatch(/^Stopped\.$/m);
   });
+});
+
+describe('webhook listen and trigger against `npm start` (the embedded demo), as the README writes them', () => {
+  it('the receiver gets payment.created, payment.pending and payment.paid, each verifying with the printed secret', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'payments-listen-start-'));
+    const service = await startServiceProcess({ DATA_DIR: dataDir });
+    const receiver = await startReceiver();
+    let listener: Listener | undefined;
+    try {
+      // No token, no environment: the CLI finds the token in DATA_DIR and the demo's only sandbox by itself.
+      listener = await startListener({ url: service.url }, receiver.url('/hooks'), [], { DATA_DIR: dataDir });
+      const { stdout } = await promisify(execFile)(process.execPath, [BIN, '--url', service.url, '--json', 'trigger', 'payment.paid'], { env: { ...process.env, DATA_DIR: dataDir } });
+      const triggered = JSON.parse(stdout) as { events: { id: string; type: string }[] };
+      const deliveries = await receiver.waitFor(3);
+      expect(deliveries.map((d) => d.json.type)).toEqual(['payment.created', 'payment.pending', 'payment.paid']);
+      expect(deliveries.map((d) => d.json.id)).toEqual(triggered.events.map((e) => e.id));
+      for (const delivery of deliveries) expect(verified(delivery, listener.secret).id).toBe(delivery.json.id);
+    } finally {
+      if (listener) expect(await listener.interrupt()).toBe(0);
+      await receiver.close();
+      expect(await service.stop()).toBe(0);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe.runIf(onPostgres)('webhook listen with several service instances', () => {

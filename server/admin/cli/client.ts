@@ -1,5 +1,21 @@
 import { createTRPCClient, httpLink } from '@trpc/client';
+import { ADMIN_TOKEN_FILE, readLocalSecret } from '../../runtime/local-secrets';
 import type { AdminRouter } from '../router';
+import { CliError } from './errors';
+
+/**
+ * The admin token: --token, else PAYMENTS_ADMIN_TOKEN, else the embedded
+ * service's `$DATA_DIR/admin-token` (./data by default). An empty variable
+ * counts as unset, as a shell's `VAR=` means.
+ */
+export function findAdminToken(given: string | undefined, env: NodeJS.ProcessEnv): string {
+  const dataDir = env.DATA_DIR || './data';
+  const token = given || env.PAYMENTS_ADMIN_TOKEN || readLocalSecret(dataDir, ADMIN_TOKEN_FILE);
+  if (!token) {
+    throw new CliError('unauthorized', `no admin token: pass --token, set PAYMENTS_ADMIN_TOKEN, or set DATA_DIR to the service's data folder (${dataDir}/admin-token not found).`);
+  }
+  return token;
+}
 
 /** A service that accepts the connection but never answers must not hang a script forever. */
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -21,6 +37,11 @@ const TRPC_CODES: Record<string, [number, string]> = {
  * re-read into it here (field problems as the JSON list of issues the CLI prints line by line).
  */
 async function readableErrors(response: Response): Promise<Response> {
+  // The service's port answers 503 (Retry-After) while the service is still starting (runtime/startup.ts).
+  if (response.status === 503 && response.headers.get('retry-after') && !(response.headers.get('content-type') ?? '').includes('application/json')) {
+    const envelope = { error: { code: -32012, message: 'The service is starting; try again in a moment.', data: { code: 'PRECONDITION_FAILED', httpStatus: 503 } } };
+    return new Response(JSON.stringify(envelope), { status: 503, headers: { 'content-type': 'application/json' } });
+  }
   if (response.ok || !(response.headers.get('content-type') ?? '').includes('application/json')) return response;
   const body = (await response.clone().json().catch(() => null)) as { error?: unknown; message?: unknown; issues?: { path: unknown[] }[] } | null;
   if (!body || typeof body.error !== 'string' || !TRPC_CODES[body.error]) return response;

@@ -75,22 +75,30 @@ function readableMessage(message: string): string {
   return message;
 }
 
+const WHERE = '--url/PAYMENTS_URL';
+
+/** What to do about a missing or refused admin token. */
+export const TOKEN_HINT = "Pass --token, set PAYMENTS_ADMIN_TOKEN, or set DATA_DIR to the service's data folder.";
+
+/** Nothing answers at the service's address. */
+export const unreachable = (url: string, reason: string): CliError =>
+  new CliError('unreachable', `cannot reach the service at ${url} (${reason}); is it running? Point ${WHERE} at it.`);
+
+/** Something answers, but not with the operator API's answers (another program on that port, a proxy's error page). */
+export const notThisService = (url: string): CliError =>
+  new CliError('not_this_service', `what answers at ${url} does not look like this service (no operator API at ${url.replace(/\/$/, '')}/internal/trpc); check ${WHERE}.`);
+
 /** Any failure of a command, as the CLI reports it. */
 export function classify(error: unknown, url: string): CliError {
   if (error instanceof CliError) return error;
   if (error instanceof CommanderError) return new CliError('usage', error.message.replace(/^error: /, ''));
-  const where = `--url/PAYMENTS_URL`;
   if (error instanceof TRPCClientError) {
     const serverCode = (error.data as { code?: string } | undefined)?.code;
-    if (serverCode === 'UNAUTHORIZED') return new CliError('unauthorized', `${error.message} Pass --token, set PAYMENTS_ADMIN_TOKEN, or set DATA_DIR to the service's data folder.`);
+    if (serverCode === 'UNAUTHORIZED') return new CliError('unauthorized', `${error.message} ${TOKEN_HINT}`);
     if (serverCode) return new CliError(SERVER_CODES[serverCode] ?? 'error', readableMessage(error.message));
     const network = networkCode(error.cause) ?? (error.message === 'fetch failed' ? 'network error' : undefined);
-    if (network) {
-      const reason = network === 'timeout' ? 'no answer in time' : network;
-      return new CliError('unreachable', `cannot reach the service at ${url} (${reason}); is it running? Point ${where} at it.`);
-    }
-    // Something answered, but not with the operator API's answers (another program on that port, a proxy's error page).
-    return new CliError('not_this_service', `what answers at ${url} does not look like this service (no operator API at ${url.replace(/\/$/, '')}/internal/trpc); check ${where}.`);
+    if (network) return unreachable(url, network === 'timeout' ? 'no answer in time' : network);
+    return notThisService(url);
   }
   if (error instanceof Error) return new CliError('error', readableMessage(error.message));
   return new CliError('error', String(error));

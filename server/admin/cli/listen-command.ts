@@ -9,11 +9,12 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { request } from 'undici';
 import { newId } from '../../domain/ids';
-import { ADMIN_TOKEN_FILE, readLocalSecret } from '../../runtime/local-secrets';
 import { LISTEN_PATH, LISTEN_READY, LISTEN_WEBHOOK, type ListenReady } from '../../webhooks/listen-protocol';
 import { newSigningSecret, signatureHeader } from '../../webhooks/signature';
 import { deliveryHeaders } from '../../webhooks/transport';
-import type { CliTools } from './tools';
+import { findAdminToken } from './client';
+import { CliError, notThisService, TOKEN_HINT, unreachable, type CliErrorCode } from './errors';
+import { examples, type CliTools } from './tools';
 
 /** What a registered endpoint is given to answer (README, "Receiving webhooks"). */
 const FORWARD_TIMEOUT_MS = 8_000;
@@ -28,9 +29,27 @@ interface GlobalOptions {
 /** The service and admin token, found the way every other command finds them. */
 function connection(program: Command): { baseUrl: string; token: string; json: boolean } {
   const opts = program.opts<GlobalOptions>();
-  const token = opts.token ?? process.env.PAYMENTS_ADMIN_TOKEN ?? readLocalSecret(process.env.DATA_DIR ?? './data', ADMIN_TOKEN_FILE);
-  if (!token) throw new Error('No admin token: pass --token, set PAYMENTS_ADMIN_TOKEN, or run next to the embedded service data folder.');
+  const token = findAdminToken(opts.token, process.env);
   return { baseUrl: opts.url.replace(/\/$/, ''), token, json: Boolean(opts.json) };
+}
+
+/** The stream's refusals (`{"error", "message"}`), as the CLI's error codes. */
+const REFUSALS: Record<string, CliErrorCode> = {
+  unauthorized: 'unauthorized',
+  not_found: 'not_found',
+  invalid: 'invalid',
+  invalid_input: 'invalid',
+  conflict: 'conflict',
+  unavailable: 'unavailable',
+};
+
+/** Why the stream could not be opened: the service's refusal, or something else answering at --url. */
+async function refusal(response: Response, baseUrl: string): Promise<CliError> {
+  const answer = (await response.json().catch(() => null)) as { error?: unknown; message?: unknown } | null;
+  const code = typeof answer?.error === 'string' ? REFUSALS[answer.error] : undefined;
+  if (!code) return notThisService(baseUrl);
+  const message = typeof answer?.message === 'string' ? answer.message : `the service answered ${response.status}`;
+  return new CliError(code, code === 'unauthorized' ? `${message} ${TOKEN_HINT}` : message);
 }
 
 function localUrl(value: string): string {
@@ -86,9 +105,6 @@ class EventStreamParser {
   }
 }
 
-/** The stream refused us (token, environment, production): not worth retrying. */
-class Refused extends Error {}
-
 interface Delivery {
   at: Date;
   type: string;
@@ -138,12 +154,11 @@ async function forward(target: string, secret: string, body: string, stop: Abort
 
 export function registerListenCommand(program: Command, _tools: CliTools): void {
   const webhook = program.commands.find((command) => command.name() === 'webhook') ?? program.command('webhook');
-  webhook
+  const listen = webhook
     .command('listen')
     .description('forward a sandbox environment’s events, as they are committed, to a local URL, signed with a secret printed at start (Ctrl-C stops)')
     .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://127.0.0.1:4000/hooks', localUrl)
     .option('--env <environmentId>', 'sandbox environment (default: the only one, as in the embedded demo)')
-    .addHelpText('after', '\nExamples:\n  $ payments-admin webhook listen --forward-to http://127.0.0.1:4000/hooks\n  $ payments-admin webhook listen --forward-to http://127.0.0.1:4000/hooks --env env_…')
     .action(async (o: { forwardTo: string; env?: string }) => {
       const { baseUrl, token, json } = connection(program);
       const secret = newSigningSecret();
@@ -164,9 +179,14 @@ export function registerListenCommand(program: Command, _tools: CliTools): void 
             headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
             signal: stopping.signal,
           });
-          if (!response.ok || !response.body) {
-            const answer = (await response.json().catch(() => null)) as { message?: string } | null;
-            throw new Refused(answer?.message ?? `the service answered ${response.status}`);
+          // 503: the service is starting (its port is bound before it is ready); after a restart, wait for it like for a connection.
+          if (response.status === 503 && connectedOnce) throw new Error('the service is starting');
+          if (response.status === 503) throw new CliError('unavailable', `the service at ${baseUrl} is starting; try again in a moment.`);
+          if (!response.ok || !response.body) throw await refusal(response, baseUrl);
+          // Another program answering at --url (a web server, a proxy's page) is not a stream to wait on.
+          if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+            await response.body.cancel().catch(() => undefined);
+            throw notThisService(baseUrl);
           }
           const parser = new EventStreamParser();
           const decoder = new TextDecoder();
@@ -203,9 +223,13 @@ export function registerListenCommand(program: Command, _tools: CliTools): void 
           }
         } catch (error) {
           if (stopping.signal.aborted) break;
-          if (error instanceof Refused || !connectedOnce) throw new Error(error instanceof Refused ? error.message : `cannot reach the service at ${baseUrl}: ${describe(error)}`);
+          // Refused, or never connected: report it (a service restarting later is what reconnecting is for).
+          if (error instanceof CliError) throw error;
+          if (!connectedOnce) throw unreachable(baseUrl, networkReason(error));
         }
         if (stopping.signal.aborted) break;
+        // A stream that ended without its `ready` event was not this service's.
+        if (!connectedOnce) throw notThisService(baseUrl);
         // The service went away (restart, network): resume from the last event seen, so nothing committed meanwhile is lost.
         say(`Connection to ${baseUrl} lost; reconnecting…`, { disconnected: true });
         await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
@@ -216,4 +240,16 @@ export function registerListenCommand(program: Command, _tools: CliTools): void 
       // Idle keep-alive sockets to the receiver would hold the process open for a while.
       process.exit(0);
     });
+  examples(
+    listen,
+    'webhook listen --forward-to http://127.0.0.1:4000/hooks',
+    'webhook listen --forward-to http://127.0.0.1:4000/hooks --env env_…',
+    "--json webhook listen --forward-to http://127.0.0.1:4000/hooks | jq -c 'select(.type)'",
+  );
+}
+
+/** The network code of a failed connection (ECONNREFUSED, ENOTFOUND…), for the unreachable message. */
+function networkReason(error: unknown): string {
+  const failure = error as { code?: string; cause?: { code?: string } };
+  return failure.cause?.code ?? failure.code ?? 'network error';
 }

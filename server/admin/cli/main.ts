@@ -8,7 +8,7 @@
 import '../../runtime/require-node';
 import { CommanderError } from 'commander';
 import { classify, EXIT_CODES } from './errors';
-import { buildProgram, type GlobalOptions } from './program';
+import { buildProgram, commanderPrintedUsage, type GlobalOptions } from './program';
 
 const program = buildProgram();
 const asJson = () => Boolean(program.opts<GlobalOptions>().json) || process.argv.includes('--json');
@@ -21,7 +21,7 @@ try {
   const failure = classify(error, program.opts<GlobalOptions>().url);
   if (error instanceof CommanderError && error.code === 'commander.help') failure.message = 'a command is needed (see --help)';
   if (asJson()) process.stderr.write(`${JSON.stringify({ error: failure.code, message: failure.message })}\n`);
-  // Commander has already printed its own usage error (and the hint after it).
-  else if (!(error instanceof CommanderError)) process.stderr.write(`error (${failure.code}): ${failure.message}\n`);
+  // Commander has already printed its own parse errors (and the hint after them); an argument an action refused it has not.
+  else if (!(error instanceof CommanderError && commanderPrintedUsage())) process.stderr.write(`error (${failure.code}): ${failure.message}\n`);
   process.exit(EXIT_CODES[failure.code]);
 }

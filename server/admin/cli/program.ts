@@ -5,10 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { BILLING_STATUSES, ENVIRONMENT_KINDS } from '../../contract/enums';
-import { ADMIN_TOKEN_FILE, readLocalSecret } from '../../runtime/local-secrets';
-import { adminClient, type AdminClient } from './client';
+import { adminClient, findAdminToken, type AdminClient } from './client';
 import { registerCompletionCommand } from './completion';
-import { CliError, EXIT_CODE_HELP } from './errors';
+import { EXIT_CODE_HELP } from './errors';
 import { registerGatewayCommands, registerSimulatorCommands } from './gateway-commands';
 import { printResult, type Columns } from './output';
 import { examples, type CliTools } from './tools';
@@ -19,6 +18,10 @@ import { registerWebhookCommands } from './webhook-commands';
 export const DEFAULT_URL = 'http://127.0.0.1:3000';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** Whether commander has printed a usage error itself (its parse errors); errors thrown by actions it leaves to main.ts. */
+let usagePrinted = false;
+export const commanderPrintedUsage = (): boolean => usagePrinted;
 
 export interface GlobalOptions {
   url: string;
@@ -47,14 +50,19 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, argv: readonl
   const program = new Command('payments-admin')
     .description('Operate a payments service: organizations, projects, environments, API keys, billing, gateways, routing, webhooks and the sandbox.')
     .version(VERSION, '-V, --version', 'print the version')
-    .option('--url <url>', 'service base URL (env PAYMENTS_URL)', env.PAYMENTS_URL ?? DEFAULT_URL)
+    .option('--url <url>', 'service base URL (env PAYMENTS_URL)', env.PAYMENTS_URL || DEFAULT_URL)
     .option('--token <token>', 'admin token (env PAYMENTS_ADMIN_TOKEN; default: $DATA_DIR/admin-token, ./data/admin-token, of the embedded service)')
     .option('--json', 'print the result as JSON on stdout, and nothing else')
     .addHelpText('after', `\nExamples:\n  $ payments-admin org list\n  $ payments-admin --url http://127.0.0.1:3917 --json env list | jq -r '.[].id'\n${EXIT_CODE_HELP}`)
     .showHelpAfterError(argv.includes('--json') ? false : '(add --help for usage)')
     .exitOverride()
     // Set before the subcommands are added: they copy these settings. With --json, main.ts reports usage errors as JSON instead.
-    .configureOutput({ outputError: (text, write) => (wantsJson() ? undefined : write(text.replace(/^error: /, 'error (usage): '))) });
+    .configureOutput({
+      outputError: (text, write) => {
+        usagePrinted = true;
+        if (!wantsJson()) write(text.replace(/^error: /, 'error (usage): '));
+      },
+    });
 
   const options = () => program.opts<GlobalOptions>();
   function wantsJson(): boolean {
@@ -63,12 +71,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, argv: readonl
 
   const client = (): AdminClient => {
     const { url, token: given } = options();
-    const dataDir = env.DATA_DIR ?? './data';
-    const token = given ?? env.PAYMENTS_ADMIN_TOKEN ?? readLocalSecret(dataDir, ADMIN_TOKEN_FILE);
-    if (!token) {
-      throw new CliError('unauthorized', `no admin token: pass --token, set PAYMENTS_ADMIN_TOKEN, or set DATA_DIR to the service's data folder (${dataDir}/admin-token not found).`);
-    }
-    return adminClient(url, token);
+    return adminClient(url, findAdminToken(given, env));
   };
 
   const run: CliTools['run'] =

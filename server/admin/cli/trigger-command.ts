@@ -6,18 +6,18 @@
  * and prints what it created. With `webhook listen` running, the events
  * arrive at the local receiver.
  */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/event-types';
-import type { CliTools } from './tools';
+import { examples, type CliTools } from './tools';
 
-export function registerTriggerCommand(program: Command, { client, oneOf }: CliTools): void {
-  program
-    .command('trigger <event-type>')
-    .description(`produce an event in a sandbox environment (${WEBHOOK_EVENT_TYPES.join(', ')})`)
+export function registerTriggerCommand(program: Command, { client }: CliTools): void {
+  const trigger = program
+    .command('trigger')
+    .description('produce an event of the contract in a sandbox environment, as an integration and its customer would')
+    // Checked by commander while parsing: an unknown type is a usage error (exit 2) listing the known ones.
+    .addArgument(new Argument('<event-type>', 'the event to produce').choices(WEBHOOK_EVENT_TYPES))
     .option('--env <environmentId>', 'sandbox environment (default: the only one, as in the embedded demo)')
-    .addHelpText('after', '\nExamples:\n  $ payments-admin trigger payment.paid\n  $ payments-admin trigger subscription.renewed --env env_…')
-    .action(async (type: string, o: { env?: string }) => {
-      const eventType = oneOf(WEBHOOK_EVENT_TYPES)(type) as WebhookEventType;
+    .action(async (eventType: WebhookEventType, o: { env?: string }) => {
       const result = await client().simulators.trigger.mutate({ eventType, environmentId: o.env });
       if (program.opts<{ json?: boolean }>().json) return void process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       const lines = [`Triggered ${result.eventType} in ${result.environmentId}`];
@@ -26,4 +26,5 @@ export function registerTriggerCommand(program: Command, { client, oneOf }: CliT
       for (const event of result.events) lines.push(`  ${event.type.padEnd(28)} ${event.id}  (${event.resourceId})`);
       process.stdout.write(`${lines.join('\n')}\n`);
     });
+  examples(trigger, 'trigger payment.paid', 'trigger subscription.renewed --env env_…', "--json trigger payment.failed | jq -r '.events[].id'");
 }

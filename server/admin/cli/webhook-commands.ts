@@ -47,11 +47,12 @@ export function registerWebhookCommands(program: Command, { client, run, oneOf }
       .option('--env <environmentId>')
       .option('--project <projectId>')
       .action(run(async (o: { env?: string; project?: string }) => client().webhooks.listEndpoints.query({ environmentId: o.env, projectId: o.project }), {
+        // What tells endpoints apart first: a narrow terminal drops the columns on the right.
         id: 'id',
-        environmentId: 'environment',
         url: 'url',
         enabled: 'enabled',
         enabledEvents: 'events',
+        environmentId: 'environment',
         description: 'description',
         createdAt: 'created',
       })),

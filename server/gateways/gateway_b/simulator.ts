@@ -19,7 +19,7 @@ const PIX_LIFETIME_MS = 30 * 60_000;
 /** The sandbox account's own Pix receiver (an e-mail key): every simulated Pix is paid to it. */
 const PIX_RECEIVER: SandboxPixReceiver = {
   pixKey: 'recebimentos@sandbox.gateway-b.example',
-  merchantName: 'Gateway B Cobranças Sandbox',
+  merchantName: 'Gateway B Cobranças', // EMV field 59 holds 25 characters
   merchantCity: 'Florianópolis',
 };
 
