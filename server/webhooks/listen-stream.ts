@@ -16,6 +16,11 @@
  * Without `after`, the stream starts with the events committed after it
  * connected: nothing earlier is replayed. `after` resumes from an event's
  * sequence (the SSE `id` of each event), which the CLI uses to reconnect.
+ * Either way, the recent sequences below the start that are not visible yet
+ * (transactions still committing as the stream opens) are awaited like any
+ * other gap, so an event committed after `ready` is never skipped. A gap of
+ * an earlier connection that was filled while the CLI was disconnected is
+ * not sent again.
  *
  * Frames: one `ready` (`{"environmentId","after"}`), then per event
  * `id: <sequence>`, `event: webhook` and `data: <envelope>`, where the
@@ -36,6 +41,8 @@ const POLL_MS = 200;
 const KEEPALIVE_MS = 15_000;
 /** How long a skipped sequence may still turn up (a transaction that committed late); after that it was rolled back. */
 const GAP_GRACE_MS = 60_000;
+/** How far below its start a stream looks for sequences still committing when it opens. */
+const START_GAP_WINDOW = 100;
 const MAX_GAPS = 1_000;
 const BATCH = 200;
 
@@ -57,6 +64,16 @@ class Cursor {
   private readonly gaps = new Map<number, number>();
 
   constructor(public after: number) {}
+
+  /** A cursor at `start` that awaits the numbers in (start − window, start] that are not visible yet. */
+  static at(start: number, visibleBelow: number[], now: number): Cursor {
+    const cursor = new Cursor(start);
+    const seen = new Set(visibleBelow);
+    for (let sequence = Math.max(1, start - START_GAP_WINDOW + 1); sequence <= start; sequence++) {
+      if (!seen.has(sequence)) cursor.gaps.set(sequence, now);
+    }
+    return cursor;
+  }
 
   /** Sequences still awaited below the cursor. */
   awaited(now: number): number[] {
@@ -99,7 +116,7 @@ export function webhookListenStream(services: Services, adminToken: string): Req
       throw error;
     }
     const start = after !== undefined ? Number(after) : await lastSequence(services);
-    const cursor = new Cursor(start);
+    const cursor = Cursor.at(start, await visibleSequences(services, start - START_GAP_WINDOW, start), Date.now());
 
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -145,6 +162,12 @@ export function webhookListenStream(services: Services, adminToken: string): Req
 async function lastSequence(services: Services): Promise<number> {
   const [row] = await services.db.fork().execute<{ last: string | number | null }[]>(`select max(sequence) as last from events`);
   return Number(row?.last ?? 0);
+}
+
+/** The visible sequences in (from, to]. */
+async function visibleSequences(services: Services, from: number, to: number): Promise<number[]> {
+  const rows = await services.db.fork().execute<{ sequence: string | number }[]>(`select sequence from events where sequence > ? and sequence <= ?`, [from, to]);
+  return rows.map((row) => Number(row.sequence));
 }
 
 /** The frames of the events that became visible since the last poll, in sequence order, and the cursor moved past them. */

@@ -270,4 +270,34 @@ describe.runIf(onPostgres)('webhook listen with several service instances', () =
       await database.drop();
     }
   });
+
+  it('forwards an event whose transaction was still committing when listen started', async () => {
+    const service = await startWebhookService({ env: { WEBHOOK_POLL_INTERVAL_MS: '200' } });
+    const receiver = await startReceiver();
+    let listener: Listener | undefined;
+    try {
+      const { environmentId } = await createEnvironment(service);
+      const lateId = newPaymentId();
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const late = service.services.db.fork().transactional(async (tx) => {
+        const { recordEvents } = await import('../../server/domain/outbox');
+        recordEvents(tx, [{ type: 'payment.created', resourceId: lateId, environmentId, data: { paymentId: lateId } }]);
+        await tx.flush();
+        await held;
+      });
+      // A later sequence commits first, so the stream starts above the one still held.
+      await commitPaymentEvents(service, environmentId, newPaymentId(), ['created']);
+      listener = await startListener(service, receiver.url(), ['--env', environmentId]);
+      release();
+      await late;
+      const [delivery] = await receiver.waitFor(1);
+      expect(delivery!.json.data.paymentId).toBe(lateId);
+      verified(delivery!, listener.secret);
+    } finally {
+      if (listener) expect(await listener.interrupt()).toBe(0);
+      await receiver.close();
+      await service.stop();
+    }
+  });
 });

@@ -206,7 +206,8 @@ export function registerListenCommand(program: Command, _tools: CliTools): void 
                 connectedOnce = true;
               } else if (event.event === LISTEN_WEBHOOK) {
                 const delivery = await forward(o.forwardTo, secret, event.data, stopping.signal);
-                if (event.id) after = event.id;
+                // The highest sequence forwarded: a late-committed event can arrive after a higher one, and must not rewind a resume.
+                if (event.id && (after === null || Number(event.id) > Number(after))) after = event.id;
                 if (stopping.signal.aborted) break;
                 const answer = delivery.error ? `error: ${delivery.error}` : String(delivery.status);
                 say(`${clock(delivery.at)}  ${delivery.type}  ${delivery.eventId}  → ${answer} (${delivery.durationMs} ms)`, {
