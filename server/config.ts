@@ -28,6 +28,10 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** `pretty`: coloured lines for people; `json`: one JSON object per line. Default: pretty on a terminal outside production, else json. */
     LOG_FORMAT: z.enum(['pretty', 'json'], { message: 'must be pretty or json' }).optional(),
+    /** `redis://…`: the store of counters shared by every node (rate limits, monthly quota admission, API-key cache epoch). */
+    REDIS_URL: z.url({ protocol: /^rediss?$/, message: 'must be a redis:// or rediss:// URL' }).optional(),
+    /** Prefix of every Redis key this service writes, so several deployments (or test runs) can share one Redis. */
+    REDIS_KEY_PREFIX: z.string().regex(/^[\w:.-]{1,64}$/, 'must be 1-64 letters, digits, _ : . or -').default('payments:'),
     /** Create the PostgreSQL database DATABASE_URL names when it does not exist (local use); otherwise a missing database stops the start. */
     DATABASE_CREATE: boolFromEnv.default(false),
     /** Bearer token of the internal admin API used by the operator CLI; generated into DATA_DIR when absent outside production. */
@@ -88,6 +92,8 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   /** Undefined: decided at start from whether stdout is a terminal (runtime/logger.ts). */
   logFormat: 'pretty' | 'json' | undefined;
+  /** Shared counters (REDIS_URL, REDIS_KEY_PREFIX); null: counters live in this process's memory. */
+  redis: { url: string; keyPrefix: string } | null;
   /** Create a missing PostgreSQL database at start (DATABASE_CREATE). */
   databaseCreate: boolean;
   adminToken: string | undefined;
@@ -129,6 +135,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR,
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,
+    redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : null,
     databaseCreate: env.DATABASE_CREATE,
     adminToken: env.ADMIN_TOKEN,
     masterKey: env.MASTER_KEY ? Buffer.from(env.MASTER_KEY, 'base64') : undefined,

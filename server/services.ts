@@ -5,6 +5,8 @@ import type { Database } from './db/orm';
 import type { GatewayDirectory } from './domain/routing';
 import type { SecretBox } from './domain/secret-box';
 import type { GatewaySimulator } from './gateways';
+import type { ApiKeyCache } from './domain/authenticate';
+import type { QuotaCounter } from './domain/billing';
 import type { RateLimiter } from './domain/rate-limits';
 import type { WebhookRuntime } from './webhooks/runtime';
 
@@ -14,6 +16,10 @@ export interface Services {
   log: Logger;
   db: Database;
   rateLimiter: RateLimiter;
+  /** Monthly-quota admission counters (Redis with REDIS_URL, else memory). */
+  quota: QuotaCounter;
+  /** Per-node cache of API-key lookups, invalidated by the shared tenancy epoch. */
+  apiKeys: ApiKeyCache;
   /** Routing configuration and gateway adapters, cached per environment. */
   gateways: GatewayDirectory;
   /** Seals and opens secrets stored in the database (master key). */

@@ -28,8 +28,10 @@ const TRPC_CODE: Record<OperatorRefusal, TRPCError['code']> = {
   unavailable: 'PRECONDITION_FAILED',
 };
 
-const refusals = adminT.middleware(async ({ next }) => {
+const refusals = adminT.middleware(async ({ ctx, type, next }) => {
   const result = await next();
+  // Every node drops what it cached about keys and their tenancy before the operator hears the change is done.
+  if (result.ok && type === 'mutation') await ctx.services.apiKeys.epoch.bump();
   if (!result.ok && result.error.cause instanceof OperatorError) {
     throw new TRPCError({ code: TRPC_CODE[result.error.cause.refusal], message: result.error.cause.message, cause: result.error.cause });
   }

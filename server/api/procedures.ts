@@ -14,7 +14,7 @@ import { t } from './trpc';
 export const publicProcedure = t.procedure;
 
 const authenticated = t.middleware(async ({ ctx, next }) => {
-  const principal = await authenticate(ctx.em, ctx.req.headers.authorization, ctx.services.now());
+  const principal = await authenticate(ctx.em, ctx.req.headers.authorization, ctx.services.now(), ctx.services.apiKeys);
   return next({ ctx: { principal } });
 });
 

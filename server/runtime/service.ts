@@ -1,16 +1,21 @@
 /**
- * Builds and runs one service process: database (migrated), rate-limit store,
+ * Builds and runs one service process: database (migrated), shared counters
+ * (rate limits, quota, API-key cache epoch: Redis or memory),
  * HTTP server. Used by `npm start` and by the tests, which start real
  * services on ephemeral ports.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import type { Config } from '../config';
 import { openDatabase } from '../db/orm';
 import { createApp } from '../http/app';
 import { answerUnparsableRequests } from '../http/edge';
-import { createMemoryRateLimiter, createPostgresRateLimiter } from './rate-limit-stores';
+import { createMemoryRateLimiter, createRedisRateLimiter } from './rate-limit-stores';
+import { createMemoryQuotaCounter, createRedisQuotaCounter } from './quota-stores';
+import { connectSharedStore } from './redis';
+import { localTenancyEpoch, redisTenancyEpoch } from './tenancy-epochs';
+import { ApiKeyCache, CACHE_TTL_MS } from '../domain/authenticate';
+import { reconcileAfterMs } from '../domain/billing';
 import type { Services } from '../services';
 import { GatewayDirectory } from '../domain/routing';
 import { SecretBox } from '../domain/secret-box';
@@ -46,15 +51,26 @@ export async function startService(config: Config, log: Logger, options: { now?:
     dataFolder.release();
     throw error;
   }
-  const rateLimiter =
-    config.database.kind === 'postgresql'
-      ? createPostgresRateLimiter(new pg.Pool({ connectionString: config.database.url, max: 4 }))
-      : createMemoryRateLimiter();
+  // Counters every node shares: Redis with REDIS_URL; otherwise this process's memory (one node).
+  const shared = config.redis ? connectSharedStore(config.redis, log) : null;
+  if (!shared && config.database.kind === 'postgresql') {
+    log.warn(
+      { component: 'startup' },
+      'REDIS_URL is not set: rate limits and monthly-quota admission are counted per node, and another node\'s key revocation reaches this node within 1 s; set REDIS_URL when more than one node serves this database',
+    );
+  }
+  const rateLimiter = shared ? createRedisRateLimiter(shared) : createMemoryRateLimiter();
+  const quotaReconcileMs = reconcileAfterMs(config.gatewayTimeouts.totalMs);
+  const quota = shared ? createRedisQuotaCounter(shared, quotaReconcileMs) : createMemoryQuotaCounter(quotaReconcileMs);
+  // Without a shared epoch on PostgreSQL another node's change reaches this node's cache within a second.
+  const epoch = shared ? redisTenancyEpoch(shared) : localTenancyEpoch();
+  const keyCacheTtlMs = shared || config.database.kind === 'pglite' ? CACHE_TTL_MS : 1_000;
+  const apiKeys = new ApiKeyCache(epoch, (error) => log.warn({ err: error }, 'could not record when an API key was last used'), keyCacheTtlMs);
   let publicUrl = config.publicBaseUrl ?? `http://localhost:${config.port}`;
   const secrets = new SecretBox(config.masterKey ?? localMasterKey(config.dataDir));
   const gateways = new GatewayDirectory(secrets, config.gatewayTimeouts);
   const webhooks = createWebhookRuntime(config, options.resolveHost);
-  const services: Services = { config, log, db, rateLimiter, secrets, gateways, outbox: { notify: () => {} }, webhooks, publicUrl: () => publicUrl, simulators: null, now: options.now ?? (() => new Date()) };
+  const services: Services = { config, log, db, rateLimiter, quota, apiKeys, secrets, gateways, outbox: { notify: () => {} }, webhooks, publicUrl: () => publicUrl, simulators: null, now: options.now ?? (() => new Date()) };
   // The dispatcher replaces the no-op outbox; without it (WEBHOOK_DISPATCHER=false) another instance delivers.
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(services) : null;
   if (dispatcher) services.outbox = dispatcher;
@@ -69,6 +85,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
     await bound.close();
     await webhooks.close();
     await rateLimiter.close();
+    await shared?.close();
     await db.close();
     dataFolder.release();
     throw error;
@@ -91,6 +108,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
       await gateways.close();
       await Promise.all(Object.values(services.simulators ?? {}).map((simulator) => simulator.close()));
       await rateLimiter.close();
+      await shared?.close();
       await db.close();
       dataFolder.release();
     })());

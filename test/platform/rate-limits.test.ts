@@ -107,11 +107,12 @@ describe('per-key limits', () => {
   });
 });
 
-describe.runIf(onPostgres)('two service nodes on one PostgreSQL', () => {
+describe.runIf(onPostgres)('two service nodes on one PostgreSQL (counters in Redis)', () => {
   let database: TestDatabase;
   let first: TestService;
   let second: TestService;
   beforeAll(async () => {
+    if (!process.env.REDIS_URL) throw new Error('the PostgreSQL pass needs REDIS_URL (redis://127.0.0.1:6379): nodes share their counters there');
     database = await createTestDatabase();
     first = await startTestService({ database });
     second = await startTestService({ database });

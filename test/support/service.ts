@@ -31,6 +31,16 @@ export interface TestServiceOptions {
   resolveHost?: HostResolver;
 }
 
+/**
+ * On PostgreSQL the counters every node shares live in Redis (REDIS_URL), as
+ * in production, under a key prefix of the test's own database: two nodes on
+ * one database share counters, parallel test files never see each other's.
+ */
+function sharedCounters(database: TestDatabase): Record<string, string> {
+  if (database.config.kind !== 'postgresql' || !process.env.REDIS_URL) return {};
+  return { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `test:${new URL(database.config.url).pathname.slice(1)}:` };
+}
+
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'payments-test-'));
   const ownDatabase = !options.database;
@@ -43,6 +53,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       ADMIN_TOKEN: `adm_${randomToken(40)}`,
       LOG_LEVEL: 'info',
       SEED_DEMO: 'false',
+      ...sharedCounters(database),
       ...options.env,
     }),
     database: database.config,

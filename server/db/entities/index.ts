@@ -7,6 +7,7 @@ import { RoutingRuleSchema } from './routing-rule';
 import { SubscriptionSchema } from './subscription';
 import { EnvironmentSchema } from './environment';
 import { MonthlyUsageSchema } from './monthly-usage';
+import { TransactionUsageSchema } from './transaction-usage';
 import { OrganizationSchema } from './organization';
 import { ProjectSchema } from './project';
 import { WebhookAttemptSchema } from './webhook-attempt';
@@ -22,6 +23,7 @@ export { Payment } from './payment';
 export { RoutingRule } from './routing-rule';
 export { Subscription } from './subscription';
 export { MonthlyUsage } from './monthly-usage';
+export { TransactionUsage } from './transaction-usage';
 export { Organization } from './organization';
 export { Project } from './project';
 export { WebhookAttempt } from './webhook-attempt';
@@ -34,6 +36,7 @@ export const ENTITIES = [
   EnvironmentSchema,
   ApiKeySchema,
   MonthlyUsageSchema,
+  TransactionUsageSchema,
   GatewayAccountSchema,
   RoutingRuleSchema,
   PaymentSchema,

@@ -2,9 +2,11 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organization';
 
 /**
- * Transactions created by an organization in one calendar month (UTC), the
- * `used` of the monthly quota. Incremented in the same flush that creates a
- * payment, so the count can never drift from what was actually created.
+ * The base of an organization's monthly count (UTC calendar month): the
+ * transactions counted before per-payment usage rows existed, or an
+ * operator's adjustment. It is no longer written per payment (that made it a
+ * hot row every create of the organization queued behind): `used` is this
+ * base plus the period's `transaction_usage` rows.
  */
 export const MonthlyUsageSchema = defineEntity({
   name: 'MonthlyUsage',

@@ -5,6 +5,7 @@ import { Migration20261122013558_payments_routing_outbox } from './Migration2026
 import { Migration20261122013958_webhooks } from './Migration20261122013958_webhooks';
 import { Migration20261122014746_subscriptions } from './Migration20261122014746_subscriptions';
 import { Migration20261122114828_webhook_secret_overlap } from './Migration20261122114828_webhook_secret_overlap';
+import { Migration20261122154826_transaction_usage } from './Migration20261122154826_transaction_usage';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -12,4 +13,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122013958_webhooks', class: Migration20261122013958_webhooks },
   { name: 'Migration20261122014746_subscriptions', class: Migration20261122014746_subscriptions },
   { name: 'Migration20261122114828_webhook_secret_overlap', class: Migration20261122114828_webhook_secret_overlap },
+  { name: 'Migration20261122154826_transaction_usage', class: Migration20261122154826_transaction_usage },
 ];

@@ -1,14 +1,16 @@
 /**
  * POST /v1/payments: checks billing, quota and routing once for a new
  * externalId, then creates the payment exactly once (registration/create-once.ts).
- * The month's usage is counted in the same transaction that records the
- * gateway's acceptance.
+ * The quota admits the create through a shared counter (no row locked, no
+ * create waits for another); the month's usage row is written in the same
+ * transaction that records the gateway's acceptance.
  */
 import type { z } from 'zod';
 import type { CreatePaymentInput as CreatePaymentBody } from '../../contract/schemas/payment';
 import { Payment } from '../../db/entities';
 import type { CreatePaymentInput, PaymentSnapshot } from '../../gateways';
-import { assertBillingActive, assertTransactionQuota, BILLING_GATE, countTransaction, TRANSACTION_QUOTA } from '../billing';
+import { isApiError } from '../../contract/errors';
+import { assertBillingActive, BILLING_GATE, countTransaction, reserveTransaction, TRANSACTION_QUOTA, type QuotaReservation } from '../billing';
 import { gatewayCustomer, storedCustomer } from '../customer';
 import { GATEWAY_CALLS } from '../gateway-calls';
 import { assertPaymentFitsGateway, GATEWAY_REQUIREMENTS } from '../gateway-requirements';
@@ -23,7 +25,7 @@ export type CreatePaymentRequest = z.output<typeof CreatePaymentBody>;
 
 export const CREATE_PAYMENT = raises([], RETURN_URL, BILLING_GATE, TRANSACTION_QUOTA, ROUTE_NEW, GATEWAY_REQUIREMENTS, CREATE_ONCE, GATEWAY_CALLS.createPayment);
 
-export function createPayment(context: RequestContext, request: CreatePaymentRequest): Promise<Created<Payment>> {
+export async function createPayment(context: RequestContext, request: CreatePaymentRequest): Promise<Created<Payment>> {
   const { em, services, principal } = context;
   const { environment, organization } = principal;
   // Part of validating the request (400), so before billing (402).
@@ -35,40 +37,51 @@ export function createPayment(context: RequestContext, request: CreatePaymentReq
     entity: Payment,
     call: (adapter, gatewayRequest) => adapter.createPayment(gatewayRequest),
     commit: async (locked, snapshot, tx) => {
-      await countTransaction(tx, organization.id, services.now());
+      await countTransaction(tx, organization.id, locked.id, services.now());
       return locked.registerAtGateway(snapshot);
     },
   };
-  return createOnce(context, {
-    steps,
-    externalId: request.externalId,
-    fingerprint,
-    prepare: async () => {
-      await assertTransactionQuota(em, organization, services.now());
-      const route = await services.gateways.resolve(em, environment.id, request.method === 'pix' ? 'PIX' : 'CARD');
-      const installments = request.method === 'card' ? (request.card?.installments ?? 1) : undefined;
-      assertPaymentFitsGateway(route.gateway, { method: request.method, installments: installments ?? 1, phone: request.customer.phone });
-      const gatewayRequest: CreatePaymentInput = {
-        idempotencyKey: gatewayIdempotencyKey('payment', environment.id, request.externalId),
-        amount: request.amount,
-        method: request.method,
-        customer: gatewayCustomer(request.customer),
-        installments,
-        ...(request.returnUrl !== undefined ? { returnUrl: request.returnUrl } : {}),
-      };
-      const payment = em.create(Payment, {
-        environment,
-        externalId: request.externalId,
-        method: request.method,
-        gateway: route.gateway,
-        amount: request.amount,
-        currency: request.currency,
-        installments: installments ?? 1,
-        ...storedCustomer(request.customer),
-        metadata: request.metadata ?? null,
-        requestHash: fingerprint,
-      });
-      return { resource: payment, route, request: gatewayRequest };
-    },
-  });
+  // Set by prepare (a new externalId of an organization with a quota): the admission this create holds.
+  let reservation = null as QuotaReservation | null;
+  try {
+    return await createOnce(context, {
+      steps,
+      externalId: request.externalId,
+      fingerprint,
+      prepare: async () => {
+        reservation = await reserveTransaction(em, services.quota, organization, { environmentId: environment.id, externalId: request.externalId }, services.now());
+        const route = await services.gateways.resolve(em, environment.id, request.method === 'pix' ? 'PIX' : 'CARD');
+        const installments = request.method === 'card' ? (request.card?.installments ?? 1) : undefined;
+        assertPaymentFitsGateway(route.gateway, { method: request.method, installments: installments ?? 1, phone: request.customer.phone });
+        const gatewayRequest: CreatePaymentInput = {
+          idempotencyKey: gatewayIdempotencyKey('payment', environment.id, request.externalId),
+          amount: request.amount,
+          method: request.method,
+          customer: gatewayCustomer(request.customer),
+          installments,
+          ...(request.returnUrl !== undefined ? { returnUrl: request.returnUrl } : {}),
+        };
+        const payment = em.create(Payment, {
+          environment,
+          externalId: request.externalId,
+          method: request.method,
+          gateway: route.gateway,
+          amount: request.amount,
+          currency: request.currency,
+          installments: installments ?? 1,
+          ...storedCustomer(request.customer),
+          metadata: request.metadata ?? null,
+          requestHash: fingerprint,
+        });
+        return { resource: payment, route, request: gatewayRequest };
+      },
+    });
+  } catch (error) {
+    // Refused before the insert, or refused by the gateway (the row is deleted): this admission will never be registered.
+    // A gateway_error or an unexpected failure leaves a row that a retry completes, so its admission stays counted.
+    if (isApiError(error) && error.code !== 'gateway_error') await reservation?.release();
+    throw error;
+  }
+  // An admission belongs to the externalId (see QuotaCounter.admit): whichever concurrent create of it won the insert,
+  // the one payment is counted once, so a create answered with an existing payment keeps it.
 }
