@@ -36,7 +36,7 @@ describe('payments', () => {
     const payment = await gw.adapter.createPayment({ idempotencyKey: key(), amount: 12_345, method: 'pix', customer: CUSTOMER });
     expect(payment).toMatchObject({ status: 'pending', method: 'pix', amount: 12_345, checkoutUrl: null, card: null, subscriptionRef: null });
     expect(payment.gatewayRef).toMatch(/^pi_/);
-    expect(payment.pix?.qrCode).toMatch(/^data:image\/png;base64,/);
+    expect(payment.pix?.qrCode).toBe(`${gw.sim.url}/pix/${payment.gatewayRef}/qr.png`);
     expect(payment.pix?.qrCodeText).toContain('br.gov.bcb.pix');
   });
 

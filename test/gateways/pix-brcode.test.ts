@@ -65,10 +65,19 @@ function expectPixUtilsAccepts(text: string, amountCents: number, txid: string):
 }
 
 /** Decodes a PNG (data URL or bare base64) and reads its QR code. */
-function readQr(image: string): string {
-  const base64 = image.startsWith('data:') ? image.slice(image.indexOf(',') + 1) : image;
-  expect(image.startsWith('data:') ? image.slice(0, image.indexOf(',')) : 'data:image/png;base64').toBe('data:image/png;base64');
-  const png = PNG.sync.read(Buffer.from(base64, 'base64'));
+/** The image a `qrCode` names, a `data:image/png;base64,…` URL or an http URL of a PNG, decoded back to its text. */
+async function readQr(image: string): Promise<string> {
+  let bytes: Buffer;
+  if (image.startsWith('data:')) {
+    expect(image.slice(0, image.indexOf(','))).toBe('data:image/png;base64');
+    bytes = Buffer.from(image.slice(image.indexOf(',') + 1), 'base64');
+  } else {
+    const response = await fetch(image);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    bytes = Buffer.from(await response.arrayBuffer());
+  }
+  const png = PNG.sync.read(bytes);
   const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
   if (!decoded) throw new Error('no QR code found in the image');
   return decoded.data;
@@ -145,8 +154,9 @@ describe.each(['gateway_a', 'gateway_b'] as const)('%s sandbox Pix', (name) => {
   it('its QR image reads back to exactly the copy-and-paste text', async () => {
     for (const amount of [1, 1_990, 100_000_00]) {
       const payment: PaymentSnapshot = await create(amount);
-      expect(payment.pix!.qrCode).toMatch(/^data:image\/png;base64,/);
-      expect(readQr(payment.pix!.qrCode)).toBe(payment.pix!.qrCodeText);
+      // gateway_a hands out the image's URL, gateway_b the image itself.
+      expect(payment.pix!.qrCode).toMatch(name === 'gateway_a' ? /^http:\/\/127\.0\.0\.1:\d+\/pix\/pi_[\w-]+\/qr\.png$/ : /^data:image\/png;base64,/);
+      expect(await readQr(payment.pix!.qrCode)).toBe(payment.pix!.qrCodeText);
     }
   });
 

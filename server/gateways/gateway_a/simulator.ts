@@ -1,7 +1,7 @@
 /** In-memory gateway_a speaking PROTOCOL.md over real HTTP, with the common `/_sim/` control surface. */
 import { z } from 'zod';
 import type { CardSummary } from '../adapter';
-import { sandboxPix, warmUpQr, type SandboxPixReceiver } from '../simulator/brcode';
+import { QrImages, sandboxPixCode, type SandboxPixReceiver } from '../simulator/brcode';
 import { hostedCheckoutRoutes, withParams, type CheckoutOutcome } from '../simulator/checkout-page';
 import { buildHandle, controlRoutes, type GatewaySimulator, type SimulatorActions, type SimulatorOptions } from '../simulator/control';
 import { addDays, addInterval, DEFAULT_CARD, found, newId, requireOpen, returnUrlSchema } from '../simulator/fixtures';
@@ -62,7 +62,7 @@ function refuse(issues: z.core.$ZodIssue[]): SimResponse {
 
 export async function startGatewayASimulator(options: SimulatorOptions<GatewayACredentials>): Promise<GatewaySimulator> {
   const credentials = credentialsSchema.parse(options.credentials);
-  await warmUpQr();
+  const qrImages = new QrImages();
   const payments = new Map<string, WirePayment>();
   const subscriptions = new Map<string, WireSubscription & { checkout_completed: boolean }>();
   const idempotency = new Map<string, string>();
@@ -149,7 +149,7 @@ export async function startGatewayASimulator(options: SimulatorOptions<GatewayAC
         const input = paymentInput.safeParse(req.body);
         if (!input.success) return refuse(input.error.issues);
         const id = newId('pi_');
-        const pix = input.data.method === 'pix' ? await sandboxPix(PIX_RECEIVER, id, input.data.amount) : null;
+        const pix = input.data.method === 'pix' ? sandboxPixCode(PIX_RECEIVER, id, input.data.amount) : null;
         const payment: WirePayment = {
           id,
           object: 'payment',
@@ -159,7 +159,7 @@ export async function startGatewayASimulator(options: SimulatorOptions<GatewayAC
           status: 'requires_payment_method',
           installments: input.data.method === 'card' ? input.data.installments : 1,
           checkout_url: input.data.method === 'card' ? `${baseUrl}/checkout/${id}` : null,
-          pix: pix ? { qr_code_url: `data:image/png;base64,${pix.pngBase64}`, copy_paste: pix.text } : null,
+          pix: pix ? { qr_code_url: `${baseUrl}/pix/${id}/qr.png`, copy_paste: pix } : null,
           card: null,
           subscription: null,
           return_url: input.data.return_url ?? null,
@@ -320,6 +320,18 @@ export async function startGatewayASimulator(options: SimulatorOptions<GatewayAC
     },
   };
 
+  /** The QR image a Pix's `qr_code_url` names: public like a hosted page, rendered on its first request. */
+  const qrImageRoute: SimRoute = {
+    method: 'GET',
+    pattern: '/pix/:id/qr.png',
+    public: true,
+    handler: async (req) => {
+      const payment = payments.get(req.params.id ?? '');
+      if (!payment?.pix) return errorResponse(404, 'No such Pix', { code: 'resource_missing' });
+      return { status: 200, rawBody: await qrImages.png(payment.id, payment.pix.copy_paste), contentType: 'image/png', headers: { 'cache-control': 'public, max-age=86400' } };
+    },
+  };
+
   const checkoutPages = hostedCheckoutRoutes({
     pattern: '/checkout/:ref',
     brand: { title: 'Gateway A', accent: '#4f46e5' },
@@ -366,7 +378,7 @@ export async function startGatewayASimulator(options: SimulatorOptions<GatewayAC
     port: options.port,
     host: options.host,
     protocol,
-    routes: [...api, ...checkoutPages, ...controlRoutes(() => handle!)],
+    routes: [...api, qrImageRoute, ...checkoutPages, ...controlRoutes(() => handle!)],
   });
   baseUrl = server.url;
   handle = buildHandle(server, webhooks, actions, () => ({ ...created }));

@@ -145,6 +145,28 @@ export interface SandboxPixReceiver {
 
 /** The code and its image for one charge of a simulator. */
 export async function sandboxPix(receiver: SandboxPixReceiver, chargeId: string, amountCents: number): Promise<{ text: string; pngBase64: string }> {
-  const text = buildBrCode({ ...receiver, amountCents, txid: chargeId });
+  const text = sandboxPixCode(receiver, chargeId, amountCents);
   return { text, pngBase64: await qrPngBase64(text) };
+}
+
+/** The copy-and-paste code alone, for a simulator that serves its image at a URL. */
+export const sandboxPixCode = (receiver: SandboxPixReceiver, chargeId: string, amountCents: number): string =>
+  buildBrCode({ ...receiver, amountCents, txid: chargeId });
+
+/**
+ * Renders each charge's QR image on its first request and keeps it: a
+ * rendering takes milliseconds of CPU, so a gateway that hands out an image
+ * URL makes a create cost none of it.
+ */
+export class QrImages {
+  private readonly rendered = new Map<string, Promise<Buffer>>();
+
+  png(key: string, text: string): Promise<Buffer> {
+    let image = this.rendered.get(key);
+    if (!image) {
+      image = qrPngBase64(text).then((base64) => Buffer.from(base64, 'base64'));
+      this.rendered.set(key, image);
+    }
+    return image;
+  }
 }

@@ -23,8 +23,8 @@ export interface SimRequest {
 export interface SimResponse {
   status: number;
   body?: unknown;
-  /** Sent as is instead of JSON-encoding body. */
-  rawBody?: string;
+  /** Sent as is instead of JSON-encoding body (bytes for an image). */
+  rawBody?: string | Buffer;
   contentType?: string;
   /** Extra headers, e.g. the Location of a hosted page's redirect. */
   headers?: Record<string, string>;
@@ -89,7 +89,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 function send(res: ServerResponse, response: SimResponse): void {
-  const text = response.rawBody ?? (response.body === undefined ? '' : JSON.stringify(response.body));
+  const text: string | Buffer = response.rawBody ?? (response.body === undefined ? '' : JSON.stringify(response.body));
   res.writeHead(response.status, {
     ...response.headers,
     'content-type': response.contentType ?? 'application/json; charset=utf-8',
