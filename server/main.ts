@@ -51,6 +51,8 @@ if (demo) {
   );
 }
 lines.push(`  operator CLI: ${cli} --help   (admin token: ${config.adminToken ? 'ADMIN_TOKEN of this service' : resolve(config.dataDir, 'admin-token')})`, '');
+// The log lines of the start (migrations) are written first, so the banner comes last.
+await new Promise<void>((done) => log.flush(() => done()));
 process.stdout.write(lines.join('\n') + '\n');
 
 let stopping = false;

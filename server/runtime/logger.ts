@@ -52,6 +52,25 @@ function prettyStream(): pino.DestinationStream {
   });
 }
 
+/**
+ * JSON lines written asynchronously: a synchronous write blocks the whole
+ * event loop whenever the pipe behind stdout is full (a slow log shipper), so
+ * every request would wait on it. Each line is still handed to the system at
+ * once (no batching delay), and what is pending when the process ends is
+ * written before it does.
+ */
+function jsonStream(): pino.DestinationStream {
+  const stream = pino.destination({ dest: 1, sync: false });
+  process.once('exit', () => {
+    try {
+      stream.flushSync();
+    } catch {
+      // Exiting with stdout gone: nothing left to write to.
+    }
+  });
+  return stream;
+}
+
 export function createLogger(level: string, destination?: NodeJS.WritableStream, format: LogFormat = 'json'): Logger {
   const options = {
     level,
@@ -59,7 +78,7 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
   };
   if (destination) return pino(options, destination as pino.DestinationStream);
-  return format === 'pretty' ? pino(options, prettyStream()) : pino(options);
+  return pino(options, format === 'pretty' ? prettyStream() : jsonStream());
 }
 
 export type { Logger };
