@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The project's own load benchmark (see bench/README.md). Usage, from the project root:
-//   npm run bench -- [seconds=10] [connections=32] [scenarios=embedded,pg1,pg2]
+//   npm run bench -- [seconds=10] [connections=32] [scenarios=embedded,pg1,pg2,pg1-8keys]
 // Needs PostgreSQL (BENCH_PG, default postgres://postgres@127.0.0.1:5432) and Redis (REDIS_URL, default
 // redis://127.0.0.1:6379) for the PostgreSQL scenarios. Every load goes to 127.0.0.1 and is bounded in time.
 import { execFileSync, spawn } from 'node:child_process';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
-const [secs = '10', conns = '32', which = 'embedded,pg1,pg2'] = process.argv.slice(2);
+const [secs = '10', conns = '32', which = 'embedded,pg1,pg2,pg1-8keys'] = process.argv.slice(2);
 const node = process.execPath;
 const PG = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432';
 const REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -37,11 +37,14 @@ async function stopAll() {
   await sleep(process.env.BENCH_CPU_PROF ? 6000 : 1500);
 }
 
-/** Closed-loop load on one or more nodes (connections split evenly), requests summed, latencies of the first node's share merged by weight. */
-async function load(mode, urls, key, id, seconds = Number(secs)) {
+/**
+ * Closed-loop load split evenly over targets (a node and an API key each: two nodes, or eight keys of one
+ * organization on one node), requests summed, latency percentiles averaged weighted by each target's requests.
+ */
+async function load(mode, targets, id, seconds = Number(secs)) {
   const body = (run, i) => JSON.stringify({ amount: 1990, method: 'pix', externalId: `bench_${run}_${i}`, customer: { name: 'Maria Silva', email: 'maria@example.com', document: '52998224725' } });
-  const each = Math.max(1, Math.floor(Number(conns) / urls.length));
-  const runs = await Promise.all(urls.map((base, n) => {
+  const each = Math.max(1, Math.floor(Number(conns) / targets.length));
+  const runs = await Promise.all(targets.map(({ base, key }, n) => {
     const run = `${Date.now().toString(36)}_${n}`;
     let i = 0;
     const opts = mode === 'get'
@@ -63,6 +66,7 @@ async function scenario(name) {
   const creds = { secretKey: 'sk_sim_bench_key_0001', webhookSecret: 'whsec_sim_bench_secret' };
   const dataDir = mkdtempSync(join(tmpdir(), 'payments-bench-'));
   const nodes = name === 'pg2' ? 2 : 1;
+  const keyCount = name === 'pg1-8keys' ? 8 : 1;
   let db = null;
   let admin = null;
   try {
@@ -92,16 +96,31 @@ async function scenario(name) {
     const org = cli('org', 'create', '--name', 'Bench');
     const prj = cli('project', 'create', '--org', org.id, '--name', 'Bench');
     const env = cli('env', 'create', '--project', prj.id, '--kind', 'sandbox');
-    const key = cli('key', 'create', '--env', env.id, '--name', 'bench');
-    cli('key', 'limits', key.id, '--payments-create', '1000000', '--default', '1000000');
+    const keys = Array.from({ length: keyCount }, (_, n) => {
+      const key = cli('key', 'create', '--env', env.id, '--name', `bench-${n}`);
+      cli('key', 'limits', key.id, '--payments-create', '1000000', '--default', '1000000');
+      return key.secret;
+    });
+    // One key per node (pg2), or every key on the one node (pg1-8keys).
+    const targets = keyCount > 1 ? keys.map((key) => ({ base: urls[0], key })) : urls.map((base) => ({ base, key: keys[0] }));
     cli('gateway', 'set', '--env', env.id, '--gateway', 'gateway_a', '--base-url', `http://127.0.0.1:${simPort}`, '--credentials', JSON.stringify(creds));
     cli('route', 'set', 'PIX', 'gateway_a', '--env', env.id);
-    const first = await fetch(`${urls[0]}/v1/payments`, { method: 'POST', headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ amount: 1990, method: 'pix', externalId: `bench_get_${Date.now()}`, customer: { name: 'Maria Silva', email: 'maria@example.com', document: '52998224725' } }) });
-    const id = (await first.json()).id;
-    await load('create', urls, key.secret, id, 3); // warm-up (JIT, pools, caches): not counted
+    // The payment the read runs fetch. Retried: a kept-alive connection from the health checks may be closed by the
+    // node just as it is reused (the create is idempotent by externalId, so a retry is safe).
+    const externalId = `bench_get_${Date.now()}`;
+    let id;
+    for (let attempt = 1; !id; attempt++) {
+      try {
+        const first = await fetch(`${urls[0]}/v1/payments`, { method: 'POST', headers: { authorization: `Bearer ${keys[0]}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ amount: 1990, method: 'pix', externalId, customer: { name: 'Maria Silva', email: 'maria@example.com', document: '52998224725' } }) });
+        id = (await first.json()).id;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
+    await load('create', targets, id, 3); // warm-up (JIT, pools, caches): not counted
     const rows = [];
-    for (const mode of ['create', 'get']) rows.push({ scenario: name, nodes, ...(await load(mode, urls, key.secret, id)) });
+    for (const mode of ['create', 'get']) rows.push({ scenario: name, nodes, ...(await load(mode, targets, id)) });
     return rows;
   } finally {
     await stopAll();
