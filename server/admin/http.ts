@@ -10,6 +10,7 @@
  * | 400    | `invalid_json`   | the body or the `input` query parameter is not JSON         |
  * | 400    | `invalid_input`  | input refused (`issues` of `{path, message}`), too large or too deep |
  * | 401    | `unauthorized`   | missing or wrong admin token (checked before the body is read) |
+ * | 403    | `forbidden`      | the caller's role does not allow it                          |
  * | 404    | `not_found`      | an unknown procedure, or a record that does not exist       |
  * | 409    | `conflict`       | it already exists or clashes with what exists               |
  * | 412    | `unavailable`    | it cannot be done now (for example no sandbox simulators)   |
@@ -35,6 +36,7 @@ export const OPERATOR_ERRORS = {
   invalid_json: { status: 400, message: 'Request body is not valid JSON.' },
   invalid_input: { status: 400, message: 'Request payload is invalid.' },
   unauthorized: { status: 401, message: 'Missing or wrong admin token.' },
+  forbidden: { status: 403, message: 'Your role does not allow this.' },
   not_found: { status: 404, message: 'Not found.' },
   conflict: { status: 409, message: 'It already exists or clashes with what exists.' },
   unavailable: { status: 412, message: 'It cannot be done now.' },
@@ -53,6 +55,7 @@ const REFUSAL_CODES: Record<OperatorRefusal, OperatorErrorCode> = {
   conflict: 'conflict',
   invalid: 'invalid_input',
   unavailable: 'unavailable',
+  forbidden: 'forbidden',
 };
 
 const answer = (code: OperatorErrorCode, message?: string, issues?: ValidationIssue[]): OperatorAnswer => ({

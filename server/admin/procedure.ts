@@ -10,14 +10,17 @@ import type { Logger } from 'pino';
 import type { EntityManager } from '../db/orm';
 import { OperatorError, type OperatorRefusal } from '../domain/operator-errors';
 import type { Services } from '../services';
+import { OPERATOR, type Actor } from './access';
 
 export interface AdminContext {
   log: Logger;
   em: EntityManager;
   services: Services;
+  /** Who calls: the operator (admin token, in-process callers) unless said otherwise. See access.ts. */
+  actor: Actor;
 }
 
-export const adminContext = (services: Services, log: Logger = services.log): AdminContext => ({ log, em: services.db.fork(), services });
+export const adminContext = (services: Services, log: Logger = services.log, actor: Actor = OPERATOR): AdminContext => ({ log, em: services.db.fork(), services, actor });
 
 export const adminT = initTRPC.context<AdminContext>().create();
 
@@ -26,6 +29,7 @@ const TRPC_CODE: Record<OperatorRefusal, TRPCError['code']> = {
   conflict: 'CONFLICT',
   invalid: 'BAD_REQUEST',
   unavailable: 'PRECONDITION_FAILED',
+  forbidden: 'FORBIDDEN',
 };
 
 const refusals = adminT.middleware(async ({ ctx, type, next }) => {

@@ -1,8 +1,9 @@
 /**
- * How an operator action (the internal API behind the CLI) is refused. The
- * operator API turns these into its own error answers; they never reach /v1.
+ * How an operator action (the internal API behind the CLI and the dashboard)
+ * is refused. The operator API turns these into its own error answers; they
+ * never reach /v1.
  */
-export type OperatorRefusal = 'not_found' | 'conflict' | 'invalid' | 'unavailable';
+export type OperatorRefusal = 'not_found' | 'conflict' | 'invalid' | 'unavailable' | 'forbidden';
 
 export class OperatorError extends Error {
   constructor(

@@ -1,0 +1,102 @@
+/**
+ * Who calls an internal procedure, and what they may do.
+ *
+ * The internal API has two kinds of caller. An operator runs the platform:
+ * the admin token (the CLI, the demo seed) or a dashboard user marked as a
+ * platform operator; an operator may do anything. A member is a dashboard
+ * user acting inside the organizations they belong to, with one role in
+ * each: a viewer reads, a developer also changes keys, endpoints, routing,
+ * gateways, resends deliveries and drives the sandbox simulators, an owner
+ * also manages members.
+ *
+ * Every procedure that touches an organization's data asks here before it
+ * reads or changes anything. Data of an organization the member does not
+ * belong to is refused exactly as if it did not exist (the same `not_found`
+ * and message), so ids cannot be probed; a member whose role is too low is
+ * refused with `forbidden`.
+ */
+import { Environment, Organization, Project } from '../db/entities';
+import type { EntityManager } from '../db/orm';
+import { notFound, OperatorError } from '../domain/operator-errors';
+
+export const MEMBER_ROLES = ['owner', 'developer', 'viewer'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/** What a procedure needs of its caller in the organization it touches. */
+export type Need = 'read' | 'develop' | 'own';
+
+export type Actor =
+  /** The admin token (`userId` null) or a dashboard user who is a platform operator. */
+  | { kind: 'operator'; userId: string | null }
+  /** A dashboard user, with their role in each organization they belong to. */
+  | { kind: 'member'; userId: string; roles: ReadonlyMap<string, MemberRole> };
+
+export const OPERATOR: Actor = { kind: 'operator', userId: null };
+
+const RANK: Record<MemberRole, number> = { viewer: 0, developer: 1, owner: 2 };
+const NEEDED: Record<Need, MemberRole> = { read: 'viewer', develop: 'developer', own: 'owner' };
+
+/**
+ * Checks the actor may act on `organizationId` as `need` says. `missing` is
+ * the error the caller would raise if the record did not exist: it is what a
+ * non-member gets.
+ */
+export function authorize(actor: Actor, organizationId: string, need: Need, missing: OperatorError): void {
+  if (actor.kind === 'operator') return;
+  const role = actor.roles.get(organizationId);
+  if (!role) throw missing;
+  if (RANK[role] < RANK[NEEDED[need]]) {
+    throw new OperatorError('forbidden', `Your role in this organization (${role}) cannot do this; it needs ${NEEDED[need]} or above.`);
+  }
+}
+
+/** For what only a platform operator does: organizations, billing state and quotas. */
+export function requireOperator(actor: Actor): void {
+  if (actor.kind !== 'operator') throw new OperatorError('forbidden', 'Only a platform operator can do this.');
+}
+
+/** The organizations whose data the actor sees: null means all of them (an operator). */
+export const visibleOrganizations = (actor: Actor): string[] | null => (actor.kind === 'operator' ? null : [...actor.roles.keys()]);
+
+/** The id of the organization an environment belongs to. */
+export const organizationOf = (environment: Environment): string => environment.project.organization.id;
+
+interface Scoped {
+  actor: Actor;
+  em: EntityManager;
+}
+
+export async function organizationAccess(ctx: Scoped, organizationId: string, need: Need): Promise<Organization> {
+  const missing = notFound('Organization', organizationId);
+  authorize(ctx.actor, organizationId, need, missing);
+  const organization = await ctx.em.findOne(Organization, { id: organizationId });
+  if (!organization) throw missing;
+  return organization;
+}
+
+export async function projectAccess(ctx: Scoped, projectId: string, need: Need): Promise<Project> {
+  const missing = notFound('Project', projectId);
+  const project = await ctx.em.findOne(Project, { id: projectId });
+  if (!project) throw missing;
+  authorize(ctx.actor, project.organization.id, need, missing);
+  return project;
+}
+
+export async function environmentAccess(ctx: Scoped, environmentId: string, need: Need): Promise<Environment> {
+  const missing = notFound('Environment', environmentId);
+  const environment = await ctx.em.findOne(Environment, { id: environmentId }, { populate: ['project'] });
+  if (!environment) throw missing;
+  authorize(ctx.actor, organizationOf(environment), need, missing);
+  return environment;
+}
+
+/**
+ * For a record that belongs to an environment (a key, an endpoint, an
+ * account, a payment…): the caller loads it, then asks with the record's
+ * environment and the error its absence would raise.
+ */
+export async function recordAccess(ctx: Scoped, environmentId: string, need: Need, missing: OperatorError): Promise<void> {
+  const environment = await ctx.em.findOne(Environment, { id: environmentId }, { populate: ['project'] });
+  if (!environment) throw missing;
+  authorize(ctx.actor, organizationOf(environment), need, missing);
+}
