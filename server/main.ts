@@ -49,6 +49,9 @@ if (demo) {
     `  a Pix: curl -H "Authorization: Bearer ${demo.apiKey}" ${service.url}/v1/payments -d '{"amount":1990,"method":"pix","externalId":"order-1","customer":{"name":"Maria Silva","email":"maria@example.com","document":"123.456.789-09"}}'`,
     `  then pay it: ${cli} sim pay <pay_id>`,
   );
+  if (demo.dashboardUser) {
+    lines.push(`  dashboard:  ${service.services.publicUrl().replace(/\/$/, '')}/dashboard/   log in as ${demo.dashboardUser.email} / ${demo.dashboardUser.password}`);
+  }
 }
 lines.push(`  operator CLI: ${cli} --help   (admin token: ${config.adminToken ? 'ADMIN_TOKEN of this service' : resolve(config.dataDir, 'admin-token')})`, '');
 // The log lines of the start (migrations) are written first, so the banner comes last.

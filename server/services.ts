@@ -8,6 +8,7 @@ import type { GatewaySimulator } from './gateways';
 import type { ApiKeyCache } from './domain/authenticate';
 import type { QuotaCounter } from './domain/billing';
 import type { RateLimiter } from './domain/rate-limits';
+import type { LoginThrottle } from './domain/people/throttle';
 import type { WebhookRuntime } from './webhooks/runtime';
 
 /** The long-lived collaborators of one service process, built once at start-up. */
@@ -16,6 +17,8 @@ export interface Services {
   log: Logger;
   db: Database;
   rateLimiter: RateLimiter;
+  /** Failed dashboard log-ins per e-mail and address (Redis with REDIS_URL, else memory). */
+  loginThrottle: LoginThrottle;
   /** Monthly-quota admission counters (Redis with REDIS_URL, else memory). */
   quota: QuotaCounter;
   /** Per-node cache of API-key lookups, invalidated by the shared tenancy epoch. */

@@ -18,9 +18,9 @@
 import { Environment, Organization, Project } from '../db/entities';
 import type { EntityManager } from '../db/orm';
 import { notFound, OperatorError } from '../domain/operator-errors';
+import { MEMBER_ROLES, type MemberRole } from '../contract/people';
 
-export const MEMBER_ROLES = ['owner', 'developer', 'viewer'] as const;
-export type MemberRole = (typeof MEMBER_ROLES)[number];
+export { MEMBER_ROLES, type MemberRole };
 
 /** What a procedure needs of its caller in the organization it touches. */
 export type Need = 'read' | 'develop' | 'own';

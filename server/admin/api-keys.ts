@@ -1,22 +1,38 @@
-import { z } from 'zod';
-import { Name, RecordId } from '../contract/schemas/text';
+/** API keys of an environment: developers create, revoke and limit them; every member sees them (never their secrets). */
+import { ApiKey } from '../db/entities';
 import { createApiKey, listApiKeys, revokeApiKey, setApiKeyRateLimits } from '../domain/api-keys';
-import { RATE_LIMIT_BUCKETS } from '../domain/rate-limits';
-import { adminProcedure, adminT as t } from './procedure';
+import { notFound } from '../domain/operator-errors';
+import { environmentAccess, recordAccess } from './access';
+import { CreateApiKeyInput, ListApiKeysInput, RevokeApiKeyInput, SetRateLimitsInput } from './inputs/keys';
+import { adminProcedure, adminT as t, type AdminContext } from './procedure';
 
-const RateLimits = z.partialRecord(z.enum(RATE_LIMIT_BUCKETS), z.int().min(1).max(1_000_000).nullable());
+/** The key's organization decides; a key of another organization is not found. */
+async function keyAccess(ctx: AdminContext, apiKeyId: string): Promise<void> {
+  const missing = notFound('API key', apiKeyId);
+  const key = await ctx.em.findOne(ApiKey, { id: apiKeyId });
+  if (!key) throw missing;
+  await recordAccess(ctx, key.environment.id, 'develop', missing);
+}
 
 export const apiKeysRouter = t.router({
   /** The secret is in this answer only; the service keeps its hash. */
-  create: adminProcedure
-    .input(z.strictObject({ environmentId: RecordId, name: Name.optional() }))
-    .mutation(({ ctx, input }) => createApiKey(ctx.em, input)),
+  create: adminProcedure.input(CreateApiKeyInput).mutation(async ({ ctx, input }) => {
+    await environmentAccess(ctx, input.environmentId, 'develop');
+    return createApiKey(ctx.em, input);
+  }),
 
-  list: adminProcedure.input(z.strictObject({ environmentId: RecordId })).query(({ ctx, input }) => listApiKeys(ctx.em, input.environmentId)),
+  list: adminProcedure.input(ListApiKeysInput).query(async ({ ctx, input }) => {
+    await environmentAccess(ctx, input.environmentId, 'read');
+    return listApiKeys(ctx.em, input.environmentId);
+  }),
 
-  revoke: adminProcedure.input(z.strictObject({ apiKeyId: RecordId })).mutation(({ ctx, input }) => revokeApiKey(ctx.em, input.apiKeyId, ctx.services.now())),
+  revoke: adminProcedure.input(RevokeApiKeyInput).mutation(async ({ ctx, input }) => {
+    await keyAccess(ctx, input.apiKeyId);
+    return revokeApiKey(ctx.em, input.apiKeyId, ctx.services.now());
+  }),
 
-  setRateLimits: adminProcedure
-    .input(z.strictObject({ apiKeyId: RecordId, limits: RateLimits }))
-    .mutation(({ ctx, input }) => setApiKeyRateLimits(ctx.em, input.apiKeyId, input.limits)),
+  setRateLimits: adminProcedure.input(SetRateLimitsInput).mutation(async ({ ctx, input }) => {
+    await keyAccess(ctx, input.apiKeyId);
+    return setApiKeyRateLimits(ctx.em, input.apiKeyId, input.limits);
+  }),
 });

@@ -1,9 +1,11 @@
 /**
  * First start of the embedded default: a demo organization, project, sandbox
- * environment and API key, created through the operator procedures like any
- * operator would. The key is kept in the data folder so later starts can show
- * it again (it is a local sandbox key; the database only has its hash).
+ * environment and API key, and a dashboard user who owns the organization,
+ * created through the operator procedures like any operator would. The key
+ * and the user's password are kept in the data folder so later starts can
+ * show them again (local sandbox secrets; the database only has their hashes).
  */
+import { randomBytes } from 'node:crypto';
 import type { Services } from '../services';
 import { DEMO_KEY_FILE, readLocalSecret, writeLocalSecret } from '../runtime/local-secrets';
 import { adminContext } from './procedure';
@@ -13,6 +15,31 @@ export interface DemoTenant {
   organizationId: string;
   environmentId: string;
   apiKey: string;
+  /** Who logs in to the dashboard (null when its password file is gone: then use the CLI's `users`). */
+  dashboardUser: { email: string; password: string } | null;
+}
+
+export const DEMO_USER_EMAIL = 'demo@example.com';
+const DEMO_PASSWORD_FILE = 'demo-dashboard-password';
+
+type Admin = ReturnType<typeof adminRouter.createCaller>;
+
+/**
+ * The demo's dashboard user: the organization's owner and a platform
+ * operator, so every page and action of the dashboard can be tried. Created
+ * once (also on a data folder from before the dashboard existed).
+ */
+async function ensureDemoUser(admin: Admin, services: Services, organizationId: string): Promise<DemoTenant['dashboardUser']> {
+  const users = await admin.users.list();
+  if (users.some((user) => user.email === DEMO_USER_EMAIL)) {
+    const password = readLocalSecret(services.config.dataDir, DEMO_PASSWORD_FILE);
+    return password ? { email: DEMO_USER_EMAIL, password } : null;
+  }
+  const password = randomBytes(12).toString('base64url');
+  await admin.users.create({ email: DEMO_USER_EMAIL, password, platformOperator: true });
+  await admin.members.invite({ organizationId, email: DEMO_USER_EMAIL, role: 'owner' });
+  writeLocalSecret(services.config.dataDir, DEMO_PASSWORD_FILE, password);
+  return { email: DEMO_USER_EMAIL, password };
 }
 
 export async function ensureDemoTenant(services: Services): Promise<DemoTenant | null> {
@@ -22,7 +49,8 @@ export async function ensureDemoTenant(services: Services): Promise<DemoTenant |
   if (demo) {
     const apiKey = readLocalSecret(services.config.dataDir, DEMO_KEY_FILE);
     const environmentId = readLocalSecret(services.config.dataDir, `${DEMO_KEY_FILE}.env`);
-    return apiKey && environmentId ? { organizationId: demo.id, environmentId, apiKey } : null;
+    if (!apiKey || !environmentId) return null;
+    return { organizationId: demo.id, environmentId, apiKey, dashboardUser: await ensureDemoUser(admin, services, demo.id) };
   }
   if (organizations.length > 0) return null; // a real installation: never add demo data to it
 
@@ -32,5 +60,6 @@ export async function ensureDemoTenant(services: Services): Promise<DemoTenant |
   const key = await admin.apiKeys.create({ environmentId: environment.id, name: 'demo' });
   writeLocalSecret(services.config.dataDir, DEMO_KEY_FILE, key.secret);
   writeLocalSecret(services.config.dataDir, `${DEMO_KEY_FILE}.env`, environment.id);
-  return { organizationId: organization.id, environmentId: environment.id, apiKey: key.secret };
+  const dashboardUser = await ensureDemoUser(admin, services, organization.id);
+  return { organizationId: organization.id, environmentId: environment.id, apiKey: key.secret, dashboardUser };
 }

@@ -1,5 +1,12 @@
 /**
- * The internal operator API over HTTP, behind `Authorization: Bearer <admin token>`.
+ * The internal operator API over HTTP. Two kinds of caller:
+ * - `Authorization: Bearer <admin token>`: the operator (the CLI), checked
+ *   without touching the database;
+ * - the dashboard: the `dashboard_session` cookie (HttpOnly, SameSite=Strict,
+ *   Secure over HTTPS) names a session, and every call but `auth.session`,
+ *   `auth.login` and `auth.acceptInvitation` (which answer without one) must
+ *   carry the session's CSRF token in `x-csrf-token`. A cookie call whose
+ *   `Origin` is another site's is refused whatever it carries.
  *
  * It answers its errors in the contract's shape, like /v1: exactly
  * `{"error": "<code>", "message": "…"}` (plus `issues` for `invalid_input`),
@@ -9,11 +16,12 @@
  * |--------|------------------|-------------------------------------------------------------|
  * | 400    | `invalid_json`   | the body or the `input` query parameter is not JSON         |
  * | 400    | `invalid_input`  | input refused (`issues` of `{path, message}`), too large or too deep |
- * | 401    | `unauthorized`   | missing or wrong admin token (checked before the body is read) |
- * | 403    | `forbidden`      | the caller's role does not allow it                          |
+ * | 401    | `unauthorized`   | missing or wrong admin token, no live session, wrong log-in (checked before the body is read) |
+ * | 403    | `forbidden`      | the caller's role does not allow it; a missing or wrong CSRF token; a cross-site call |
  * | 404    | `not_found`      | an unknown procedure, or a record that does not exist       |
  * | 409    | `conflict`       | it already exists or clashes with what exists               |
  * | 412    | `unavailable`    | it cannot be done now (for example no sandbox simulators)   |
+ * | 429    | `rate_limited`   | too many failed log-ins (`Retry-After` says when to try again) |
  * | 500    | `internal_error` | an unexpected failure (details in the log, with the request id) |
  *
  * The operator CLI's client (admin/cli/client.ts) reads these answers.
@@ -22,6 +30,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { TRPCError } from '@trpc/server';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import { csrfMatches, resolveSession } from '../domain/people/sessions';
+import { OPERATOR, type Actor } from './access';
 import { ZodError } from 'zod';
 import { JSON_MAX_DEPTH } from '../contract/limits';
 import type { ValidationIssue } from '../contract/errors';
@@ -29,7 +39,7 @@ import { OperatorError, type OperatorRefusal } from '../domain/operator-errors';
 import { issuesFromZod } from '../http/error-translation';
 import { checkRawJson, jsonNestedDeeperThan, NOT_UTF8_MESSAGE, tooDeepMessage } from '../http/json-body';
 import type { Services } from '../services';
-import { adminContext } from './procedure';
+import { adminContext, type WebCaller } from './procedure';
 import { adminRouter } from './router';
 
 export const OPERATOR_ERRORS = {
@@ -40,6 +50,7 @@ export const OPERATOR_ERRORS = {
   not_found: { status: 404, message: 'Not found.' },
   conflict: { status: 409, message: 'It already exists or clashes with what exists.' },
   unavailable: { status: 412, message: 'It cannot be done now.' },
+  rate_limited: { status: 429, message: 'Too many attempts; try again later.' },
   internal_error: { status: 500, message: 'Internal error.' },
 } as const;
 export type OperatorErrorCode = keyof typeof OPERATOR_ERRORS;
@@ -48,6 +59,8 @@ interface OperatorAnswer {
   code: OperatorErrorCode;
   message: string;
   issues?: ValidationIssue[];
+  /** Seconds, for the Retry-After header of a `rate_limited` answer. */
+  retryAfter?: number;
 }
 
 const REFUSAL_CODES: Record<OperatorRefusal, OperatorErrorCode> = {
@@ -56,6 +69,8 @@ const REFUSAL_CODES: Record<OperatorRefusal, OperatorErrorCode> = {
   invalid: 'invalid_input',
   unavailable: 'unavailable',
   forbidden: 'forbidden',
+  unauthorized: 'unauthorized',
+  rate_limited: 'rate_limited',
 };
 
 const answer = (code: OperatorErrorCode, message?: string, issues?: ValidationIssue[]): OperatorAnswer => ({
@@ -69,7 +84,8 @@ function translate(error: TRPCError): OperatorAnswer | null {
   const cause = error.cause;
   if (cause instanceof OperatorError) {
     const code = REFUSAL_CODES[cause.refusal];
-    return answer(code, cause.message, code === 'invalid_input' ? [{ path: [], message: cause.message }] : undefined);
+    const reply = answer(code, cause.message, code === 'invalid_input' ? [{ path: [], message: cause.message }] : undefined);
+    return cause.retryAfterSeconds ? { ...reply, retryAfter: cause.retryAfterSeconds } : reply;
   }
   if (cause instanceof ZodError) return answer('invalid_input', undefined, issuesFromZod(cause));
   switch (error.code) {
@@ -118,6 +134,7 @@ function replaceErrorBodies(req: Request, res: Response): void {
     if (reply.issues) body.issues = reply.issues;
     res.statusCode = OPERATOR_ERRORS[reply.code].status;
     res.setHeader('content-type', 'application/json');
+    if (reply.retryAfter) res.setHeader('retry-after', String(reply.retryAfter));
     res.removeHeader('content-length');
     return end(JSON.stringify(body));
   }) as typeof res.end;
@@ -128,6 +145,8 @@ declare global {
     interface Request {
       /** The operator error this request ends with, sent instead of tRPC's envelope. */
       operatorAnswer?: OperatorAnswer;
+      /** Who calls, decided before the body is read. */
+      adminCaller?: { actor: Actor; web: WebCaller };
     }
   }
 }
@@ -145,7 +164,7 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
   const trpc = createExpressMiddleware({
     router: adminRouter,
     allowBatching: false,
-    createContext: ({ req }) => adminContext(services, req.log),
+    createContext: ({ req }) => adminContext(services, req.log, (req as Request).adminCaller?.actor ?? NOBODY, (req as Request).adminCaller?.web ?? null),
     onError: ({ error, req, path }) => {
       const reply = translate(error);
       (req as Request).operatorAnswer = reply ?? answer('internal_error');
@@ -153,11 +172,24 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
     },
   });
 
-  return (req, res, next) => {
-    const header = req.headers.authorization ?? '';
-    const presented = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
-    // Fixed-length digests keep the comparison constant-time whatever the lengths. Nothing of the request is read before.
-    if (!timingSafeEqual(digest(presented), expected)) return send(res, answer('unauthorized'));
+  const authenticate = dashboardCaller(services);
+
+  return async (req, res, next) => {
+    const header = req.headers.authorization;
+    if (header !== undefined || !hasCookie(req, SESSION_COOKIE) && !OPEN_PROCEDURES.has(procedureOf(req))) {
+      const presented = header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+      // Fixed-length digests keep the comparison constant-time whatever the lengths. Nothing of the request is read before.
+      if (!timingSafeEqual(digest(presented), expected)) return send(res, answer('unauthorized'));
+      req.adminCaller = { actor: OPERATOR, web: webCaller(services, req, res, null) };
+    } else {
+      try {
+        const refusal = await authenticate(req, res);
+        if (refusal) return send(res, refusal);
+      } catch (error) {
+        (req.log ?? services.log).error({ err: error }, 'could not read the dashboard session');
+        return send(res, answer('internal_error'));
+      }
+    }
 
     // A query's input travels in the URL: bounded the same way as a body.
     const query = req.url.indexOf('?');
@@ -192,5 +224,85 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
       if (err.type === 'entity.not.utf8') return send(res, answer('invalid_json', NOT_UTF8_MESSAGE));
       return send(res, answer('invalid_json', 'The request body could not be read.'));
     });
+  };
+}
+
+/** The dashboard's session cookie. */
+export const SESSION_COOKIE = 'dashboard_session';
+/** The header a cookie-authenticated call carries its CSRF token in. */
+export const CSRF_HEADER = 'x-csrf-token';
+/** What answers without a session: how one begins (and, for `auth.session`, whether one exists). */
+const OPEN_PROCEDURES = new Set(['auth.login', 'auth.session', 'auth.acceptInvitation']);
+
+/** Nobody logged in: a member of no organization, so every scoped read is empty and every record not found. */
+const NOBODY: Actor = { kind: 'member', userId: '', roles: new Map() };
+
+/** The procedure a call names: the path inside /internal/trpc (`/auth.login` → `auth.login`). */
+function procedureOf(req: Request): string {
+  try {
+    return decodeURIComponent(req.path.slice(1));
+  } catch {
+    return req.path.slice(1); // malformed escapes name no procedure; tRPC answers not_found
+  }
+}
+
+function cookieOf(req: Request, name: string): string | null {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim() || null;
+  }
+  return null;
+}
+const hasCookie = (req: Request, name: string) => cookieOf(req, name) !== null;
+
+/** Secure cookies whenever the browser talks HTTPS: this hop, or the public address behind a TLS-terminating proxy. */
+const overHttps = (services: Services, req: Request) => req.secure || services.publicUrl().startsWith('https:');
+
+function webCaller(services: Services, req: Request, res: Response, session: WebCaller['session']): WebCaller {
+  const options = { httpOnly: true, secure: overHttps(services, req), sameSite: 'strict' as const, path: '/' };
+  return {
+    session,
+    address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+    userAgent: req.headers['user-agent'] ?? null,
+    setSessionCookie: (token, maxAgeMs) => void res.cookie(SESSION_COOKIE, token, { ...options, maxAge: maxAgeMs }),
+    clearSessionCookie: () => void res.clearCookie(SESSION_COOKIE, options),
+  };
+}
+
+/** The origins this service is reached at: its public address, and the one this request came to. */
+function sameOrigin(services: Services, req: Request, origin: string): boolean {
+  const own = [new URL(services.publicUrl()).origin];
+  if (req.headers.host) own.push(`${req.protocol}://${req.headers.host}`);
+  return own.includes(origin);
+}
+
+/**
+ * A call without the admin token: the session its cookie names, the CSRF
+ * token it must carry, and its Origin. Sets `req.adminCaller`, or answers
+ * why the call is refused.
+ */
+function dashboardCaller(services: Services) {
+  return async (req: Request, res: Response): Promise<OperatorAnswer | null> => {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !sameOrigin(services, req, origin)) return answer('forbidden', 'Cross-site call refused: the dashboard calls from its own origin.');
+    const procedure = procedureOf(req);
+    const open = OPEN_PROCEDURES.has(procedure);
+    const token = cookieOf(req, SESSION_COOKIE);
+    const signedIn = token ? await resolveSession(services.db.fork(), token, services.now()) : null;
+    if (!signedIn || !token) {
+      if (!open) return answer('unauthorized', 'Your dashboard session has ended; log in again.');
+      const web = webCaller(services, req, res, null);
+      if (token) web.clearSessionCookie();
+      req.adminCaller = { actor: NOBODY, web };
+      return null;
+    }
+    if (!open) {
+      const presented = req.headers[CSRF_HEADER];
+      if (typeof presented !== 'string' || !csrfMatches(token, presented)) return answer('forbidden', `Missing or wrong CSRF token: send the session's token in the ${CSRF_HEADER} header.`);
+    }
+    const { user, roles, sessionId } = signedIn;
+    const actor: Actor = user.platformOperator ? { kind: 'operator', userId: user.id } : { kind: 'member', userId: user.id, roles };
+    req.adminCaller = { actor, web: webCaller(services, req, res, { id: sessionId, userId: user.id, token }) };
+    return null;
   };
 }

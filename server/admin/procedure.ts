@@ -1,7 +1,8 @@
 /**
- * Operator procedures: the internal API behind the operator CLI. Not part of
- * /v1. Over HTTP it sits behind the admin token (checked in admin/http.ts);
- * in-process callers such as the demo seed call it directly. The procedures
+ * Operator procedures: the internal API behind the operator CLI and the
+ * dashboard. Not part of /v1. Over HTTP it sits behind the admin token or a
+ * dashboard session (checked in admin/http.ts); in-process callers such as
+ * the demo seed call it directly. The procedures
  * only validate input and delegate to use cases in domain/ (and webhooks/ for
  * outbound deliveries); a refused action comes back as an OperatorError.
  */
@@ -12,15 +13,34 @@ import { OperatorError, type OperatorRefusal } from '../domain/operator-errors';
 import type { Services } from '../services';
 import { OPERATOR, type Actor } from './access';
 
+/** What a call over HTTP knows of the browser: its session, and how to set or clear the session cookie. */
+export interface WebCaller {
+  /** The dashboard session the call came with (null: the admin token, or nobody logged in yet). */
+  session: { id: string; userId: string; token: string } | null;
+  /** The client's address (the log-in throttle counts by it). */
+  address: string;
+  userAgent: string | null;
+  setSessionCookie(token: string, maxAgeMs: number): void;
+  clearSessionCookie(): void;
+}
+
 export interface AdminContext {
   log: Logger;
   em: EntityManager;
   services: Services;
   /** Who calls: the operator (admin token, in-process callers) unless said otherwise. See access.ts. */
   actor: Actor;
+  /** Null for in-process callers (the demo seed, tests' callers): they have no browser. */
+  web: WebCaller | null;
 }
 
-export const adminContext = (services: Services, log: Logger = services.log, actor: Actor = OPERATOR): AdminContext => ({ log, em: services.db.fork(), services, actor });
+export const adminContext = (services: Services, log: Logger = services.log, actor: Actor = OPERATOR, web: WebCaller | null = null): AdminContext => ({
+  log,
+  em: services.db.fork(),
+  services,
+  actor,
+  web,
+});
 
 export const adminT = initTRPC.context<AdminContext>().create();
 
@@ -30,12 +50,17 @@ const TRPC_CODE: Record<OperatorRefusal, TRPCError['code']> = {
   invalid: 'BAD_REQUEST',
   unavailable: 'PRECONDITION_FAILED',
   forbidden: 'FORBIDDEN',
+  unauthorized: 'UNAUTHORIZED',
+  rate_limited: 'TOO_MANY_REQUESTS',
 };
 
-const refusals = adminT.middleware(async ({ ctx, type, next }) => {
+/** Mutations that change nothing an API key's cache holds (people, their sessions and roles): no epoch bump. */
+const KEY_NEUTRAL = /^(auth|members|users)\./;
+
+const refusals = adminT.middleware(async ({ ctx, type, path, next }) => {
   const result = await next();
   // Every node drops what it cached about keys and their tenancy before the operator hears the change is done.
-  if (result.ok && type === 'mutation') await ctx.services.apiKeys.epoch.bump();
+  if (result.ok && type === 'mutation' && !KEY_NEUTRAL.test(path)) await ctx.services.apiKeys.epoch.bump();
   if (!result.ok && result.error.cause instanceof OperatorError) {
     throw new TRPCError({ code: TRPC_CODE[result.error.cause.refusal], message: result.error.cause.message, cause: result.error.cause });
   }

@@ -4,6 +4,11 @@ import { gatewaysRouter, routingRouter } from './gateways';
 import { simulatorsRouter } from './simulators';
 import { environmentsRouter, organizationsRouter, projectsRouter } from './tenancy';
 import { webhooksRouter } from './webhooks';
+import { authRouter } from './auth';
+import { membersRouter, usersRouter } from './members';
+import { paymentsRouter } from './payments';
+import { subscriptionsRouter } from './subscriptions';
+import { overviewRouter } from './overview';
 
 /** The internal operator API (not part of /v1), served at /internal/trpc. */
 export const adminRouter = t.router({
@@ -15,5 +20,11 @@ export const adminRouter = t.router({
   routing: routingRouter,
   simulators: simulatorsRouter,
   webhooks: webhooksRouter,
+  payments: paymentsRouter,
+  subscriptions: subscriptionsRouter,
+  overview: overviewRouter,
+  auth: authRouter,
+  members: membersRouter,
+  users: usersRouter,
 });
 export type AdminRouter = typeof adminRouter;

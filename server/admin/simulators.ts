@@ -1,45 +1,100 @@
-/** The operator procedures that drive the sandbox simulators of the embedded demo (domain/sandbox.ts). */
+/**
+ * The procedures that drive the sandbox simulators of the embedded demo
+ * (domain/sandbox.ts). Acting on a payment or subscription, or triggering an
+ * event in a named environment, is a developer's action in that
+ * organization, in sandbox environments only. Faults, replays and the list
+ * of simulators touch the in-process simulators every organization shares:
+ * operators only.
+ */
 import { z } from 'zod';
 import { RecordId } from '../contract/schemas/text';
 import { GATEWAY_NAMES } from '../contract/enums';
+import { Environment, Payment, Subscription } from '../db/entities';
 import { WEBHOOK_EVENT_TYPES } from '../domain/event-types';
+import { notFound, OperatorError } from '../domain/operator-errors';
 import { PAYMENT_OUTCOMES, runningSimulators, simulatePayment, simulateSubscription, simulatorOf, SUBSCRIPTION_OUTCOMES, triggerEvent } from '../domain/sandbox';
 import { faultSchema, SIM_OPERATIONS } from '../gateways/simulator/faults';
-import { adminProcedure, adminT as t } from './procedure';
+import { environmentAccess, recordAccess, requireOperator } from './access';
+import { adminProcedure, adminT as t, type AdminContext } from './procedure';
+
+/** A developer of the record's organization, and a sandbox record: production money is never simulated. */
+async function sandboxRecordAccess(ctx: AdminContext, environmentId: string, what: string, id: string): Promise<void> {
+  await recordAccess(ctx, environmentId, 'develop', notFound(what, id));
+  const environment = await ctx.em.findOneOrFail(Environment, { id: environmentId });
+  if (environment.kind !== 'sandbox') throw new OperatorError('invalid', `${what} ${id} is in a production environment; simulators act on sandbox ones only.`);
+}
+
+/**
+ * The simulator refuses an action its record's state does not allow (paying a
+ * paid payment) with a control error carrying 409: the operator hears it as a
+ * conflict, not as an internal failure. Recognised by shape: the simulator's
+ * modules load only with the sandbox, never from here.
+ */
+async function simulated<T>(what: string, id: string, act: () => Promise<T>): Promise<T> {
+  try {
+    return await act();
+  } catch (error) {
+    const status = (error as { status?: unknown }).status;
+    if (error instanceof Error && error.constructor.name === 'SimControlError' && typeof status === 'number' && status >= 400 && status < 500) {
+      throw new OperatorError('conflict', `${what} ${id} cannot do that now: the sandbox gateway says its ${error.message}.`);
+    }
+    throw error;
+  }
+}
 
 export const simulatorsRouter = t.router({
-  list: adminProcedure.query(({ ctx }) => runningSimulators(ctx.services)),
+  list: adminProcedure.query(({ ctx }) => {
+    requireOperator(ctx.actor);
+    return runningSimulators(ctx.services);
+  }),
 
   payment: adminProcedure
     .input(z.strictObject({ paymentId: RecordId, outcome: z.enum(PAYMENT_OUTCOMES) }))
-    .mutation(({ ctx, input }) => simulatePayment(ctx.em, ctx.services, input.paymentId, input.outcome)),
+    .mutation(async ({ ctx, input }) => {
+      const payment = await ctx.em.findOne(Payment, { id: input.paymentId });
+      if (!payment) throw notFound('Payment', input.paymentId);
+      await sandboxRecordAccess(ctx, payment.environment.id, 'Payment', input.paymentId);
+      return simulated('Payment', input.paymentId, () => simulatePayment(ctx.em, ctx.services, input.paymentId, input.outcome));
+    }),
 
   subscription: adminProcedure
     .input(z.strictObject({ subscriptionId: RecordId, outcome: z.enum(SUBSCRIPTION_OUTCOMES) }))
-    .mutation(({ ctx, input }) => simulateSubscription(ctx.em, ctx.services, input.subscriptionId, input.outcome)),
+    .mutation(async ({ ctx, input }) => {
+      const subscription = await ctx.em.findOne(Subscription, { id: input.subscriptionId });
+      if (!subscription) throw notFound('Subscription', input.subscriptionId);
+      await sandboxRecordAccess(ctx, subscription.environment.id, 'Subscription', input.subscriptionId);
+      return simulated('Subscription', input.subscriptionId, () => simulateSubscription(ctx.em, ctx.services, input.subscriptionId, input.outcome));
+    }),
 
   /** The next `times` calls of an operation misbehave (latency, hang, 5xx, 4xx, 422, malformed, lost answer). */
   fault: adminProcedure
     .input(z.strictObject({ gateway: z.enum(GATEWAY_NAMES), operation: z.enum(SIM_OPERATIONS), fault: faultSchema, times: z.int().min(1).max(1000).default(1) }))
     .mutation(({ ctx, input }) => {
+      requireOperator(ctx.actor);
       simulatorOf(ctx.services, input.gateway).injectFault(input.operation, input.fault, input.times);
       return { gateway: input.gateway, operation: input.operation, fault: input.fault, times: input.times };
     }),
 
   clearFaults: adminProcedure.input(z.strictObject({ gateway: z.enum(GATEWAY_NAMES) })).mutation(({ ctx, input }) => {
+    requireOperator(ctx.actor);
     simulatorOf(ctx.services, input.gateway).clearFaults();
     return { gateway: input.gateway, cleared: true };
   }),
 
-  /** Produces an event of the given type in a sandbox environment (the only sandbox when none is named). */
+  /** Produces an event of the given type in a sandbox environment (the only sandbox when none is named: operators only). */
   trigger: adminProcedure
     .input(z.strictObject({ eventType: z.enum(WEBHOOK_EVENT_TYPES), environmentId: RecordId.optional() }))
-    .mutation(({ ctx, input }) => triggerEvent(ctx.em, ctx.services, input)),
+    .mutation(async ({ ctx, input }) => {
+      if (input.environmentId) await environmentAccess(ctx, input.environmentId, 'develop');
+      else if (ctx.actor.kind !== 'operator') throw new OperatorError('invalid', 'Name the sandbox environment to trigger the event in (environmentId).');
+      return triggerEvent(ctx.em, ctx.services, input);
+    }),
 
   /** Sends the last webhooks again, optionally newest first, to rehearse duplicates and disorder. */
   replay: adminProcedure
     .input(z.strictObject({ gateway: z.enum(GATEWAY_NAMES), last: z.int().min(1).max(1000).default(1), reverse: z.boolean().default(false) }))
     .mutation(async ({ ctx, input }) => {
+      requireOperator(ctx.actor);
       const sent = await simulatorOf(ctx.services, input.gateway).replayWebhooks({ last: input.last, reverse: input.reverse });
       return { gateway: input.gateway, replayed: sent.map((delivery) => delivery.event) };
     }),

@@ -1,60 +1,87 @@
-import { z } from 'zod';
-import { Name, RecordId } from '../contract/schemas/text';
-import { BILLING_STATUSES, ENVIRONMENT_KINDS } from '../contract/enums';
-import { Environment, Organization, Project } from '../db/entities';
-import { notFound } from '../domain/operator-errors';
+/**
+ * Organizations (operators create them and set their billing), their
+ * projects and environments. Members see only their organizations'; owners
+ * create projects and environments.
+ */
+import { Environment, Project } from '../db/entities';
 import { createEnvironment, createOrganization, createProject, listOrganizations, organizationUsage, setBilling } from '../domain/tenancy';
+import { organizationAccess, projectAccess, requireOperator, visibleOrganizations } from './access';
+import {
+  CreateEnvironmentInput,
+  CreateOrganizationInput,
+  CreateProjectInput,
+  ListEnvironmentsInput,
+  ListProjectsInput,
+  OrganizationIdInput,
+  SetBillingInput,
+} from './inputs/tenancy';
 import { adminProcedure, adminT as t } from './procedure';
 
 export const organizationsRouter = t.router({
-  create: adminProcedure
-    .input(
-      z.strictObject({
-        name: Name,
-        billingStatus: z.enum(BILLING_STATUSES).default('active'),
-        monthlyTxLimit: z.int().min(0).nullable().default(null),
-      }),
-    )
-    .mutation(({ ctx, input }) => createOrganization(ctx.em, input)),
+  create: adminProcedure.input(CreateOrganizationInput).mutation(({ ctx, input }) => {
+    requireOperator(ctx.actor);
+    return createOrganization(ctx.em, input);
+  }),
 
-  list: adminProcedure.query(({ ctx }) => listOrganizations(ctx.em)),
+  /** Every organization for an operator; a member's own, each with their `role` in it. */
+  list: adminProcedure.query(async ({ ctx }) => {
+    const visible = visibleOrganizations(ctx.actor);
+    const organizations = await listOrganizations(ctx.em);
+    if (visible === null || ctx.actor.kind !== 'member') return organizations;
+    const roles = ctx.actor.roles;
+    return organizations.filter((organization) => visible.includes(organization.id)).map((organization) => ({ ...organization, role: roles.get(organization.id)! }));
+  }),
 
-  setBilling: adminProcedure
-    .input(
-      z.strictObject({
-        organizationId: RecordId,
-        billingStatus: z.enum(BILLING_STATUSES).optional(),
-        /** null removes the quota. */
-        monthlyTxLimit: z.int().min(0).nullable().optional(),
-      }),
-    )
-    .mutation(({ ctx, input }) => setBilling(ctx.em, input)),
+  setBilling: adminProcedure.input(SetBillingInput).mutation(({ ctx, input }) => {
+    requireOperator(ctx.actor);
+    return setBilling(ctx.em, input);
+  }),
 
-  usage: adminProcedure.input(z.strictObject({ organizationId: RecordId })).query(({ ctx, input }) => organizationUsage(ctx.em, input.organizationId, ctx.services.now())),
+  usage: adminProcedure.input(OrganizationIdInput).query(async ({ ctx, input }) => {
+    await organizationAccess(ctx, input.organizationId, 'read');
+    return organizationUsage(ctx.em, input.organizationId, ctx.services.now());
+  }),
 });
 
 export const projectsRouter = t.router({
-  create: adminProcedure
-    .input(z.strictObject({ organizationId: RecordId, name: Name }))
-    .mutation(({ ctx, input }) => createProject(ctx.em, input)),
+  /** With `withEnvironments`, the project's sandbox and production environments come with it (in `environments`). */
+  create: adminProcedure.input(CreateProjectInput).mutation(async ({ ctx, input }) => {
+    await organizationAccess(ctx, input.organizationId, 'own');
+    if (!input.withEnvironments) return createProject(ctx.em, input);
+    // One transaction: a project never ends up with one environment of the two.
+    return ctx.em.transactional(async (tx) => {
+      const project = await createProject(tx, input);
+      const environments = [];
+      for (const kind of ['sandbox', 'production'] as const) environments.push(await createEnvironment(tx, { projectId: project.id, kind }));
+      return { ...project, environments };
+    });
+  }),
 
-  /** Every project, or one organization's (which must exist: an unknown id is not an empty list). */
-  list: adminProcedure.input(z.strictObject({ organizationId: RecordId.optional() }).default({})).query(async ({ ctx, input }) => {
-    if (input.organizationId && !(await ctx.em.findOne(Organization, { id: input.organizationId }))) throw notFound('Organization', input.organizationId);
-    const projects = await ctx.em.find(Project, input.organizationId ? { organization: input.organizationId } : {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  /** The projects the caller sees, or one organization's (which must exist and be visible: otherwise not found). */
+  list: adminProcedure.input(ListProjectsInput).query(async ({ ctx, input }) => {
+    if (input.organizationId) {
+      await organizationAccess(ctx, input.organizationId, 'read');
+    }
+    const visible = visibleOrganizations(ctx.actor);
+    const where = input.organizationId ? { organization: input.organizationId } : visible ? { organization: { $in: visible } } : {};
+    const projects = await ctx.em.find(Project, where, { orderBy: { createdAt: 'asc', id: 'asc' } });
     return projects.map((project) => ({ id: project.id, organizationId: project.organization.id, name: project.name, createdAt: project.createdAt.toISOString() }));
   }),
 });
 
 export const environmentsRouter = t.router({
-  create: adminProcedure
-    .input(z.strictObject({ projectId: RecordId, kind: z.enum(ENVIRONMENT_KINDS) }))
-    .mutation(({ ctx, input }) => createEnvironment(ctx.em, input)),
+  create: adminProcedure.input(CreateEnvironmentInput).mutation(async ({ ctx, input }) => {
+    await projectAccess(ctx, input.projectId, 'own');
+    return createEnvironment(ctx.em, input);
+  }),
 
-  /** Every environment, or one project's (which must exist). */
-  list: adminProcedure.input(z.strictObject({ projectId: RecordId.optional() }).default({})).query(async ({ ctx, input }) => {
-    if (input.projectId && !(await ctx.em.findOne(Project, { id: input.projectId }))) throw notFound('Project', input.projectId);
-    const environments = await ctx.em.find(Environment, input.projectId ? { project: input.projectId } : {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  /** The environments the caller sees, or one project's (which must exist and be visible). */
+  list: adminProcedure.input(ListEnvironmentsInput).query(async ({ ctx, input }) => {
+    if (input.projectId) await projectAccess(ctx, input.projectId, 'read');
+    const visible = visibleOrganizations(ctx.actor);
+    const where = input.projectId ? { project: input.projectId } : visible ? { project: { organization: { $in: visible } } } : {};
+    const environments = await ctx.em.find(Environment, where, { orderBy: { createdAt: 'asc', id: 'asc' } });
     return environments.map((environment) => ({ id: environment.id, projectId: environment.project.id, kind: environment.kind, createdAt: environment.createdAt.toISOString() }));
   }),
 });
+

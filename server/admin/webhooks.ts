@@ -1,91 +1,95 @@
-/** Operator procedures for outbound webhooks: endpoints (webhooks/endpoints.ts) and deliveries (webhooks/deliveries.ts). */
-import { z } from 'zod';
-import { TEXT_LIMITS } from '../contract/limits';
-import { Description, RecordId, text } from '../contract/schemas/text';
-import { WEBHOOK_DELIVERY_STATUSES } from '../domain/delivery-statuses';
-import { WEBHOOK_EVENT_TYPES } from '../domain/event-types';
-import { getDelivery, listDeliveries, resendDelivery } from '../webhooks/deliveries';
-import { createEndpoint, DEFAULT_SECRET_OVERLAP_SECONDS, listEndpoints, loadEndpoint, MAX_SECRET_OVERLAP_SECONDS, rotateEndpointSecret, updateEndpoint } from '../webhooks/endpoints';
-import { Project } from '../db/entities';
-import type { EntityManager } from '../db/orm';
+/**
+ * Procedures for outbound webhooks: endpoints (webhooks/endpoints.ts) and
+ * deliveries (webhooks/deliveries.ts). Reading needs any role in the
+ * organization owning the environment; registering or changing an endpoint,
+ * rotating its secret and resending need a developer (access.ts). The
+ * signing secret is only in the answers of createEndpoint and rotateSecret.
+ */
+import { getDelivery, deliveryEnvironmentId, listDeliveries, resendDelivery, resendFailed } from '../webhooks/deliveries';
+import { createEndpoint, listEndpoints, loadEndpoint, rotateEndpointSecret, updateEndpoint } from '../webhooks/endpoints';
 import { notFound } from '../domain/operator-errors';
-import { loadEnvironment } from '../domain/tenancy';
+import { environmentAccess, projectAccess, recordAccess, visibleOrganizations, type Need } from './access';
+import {
+  CreateEndpointInput,
+  DeliveryIdInput,
+  ListDeliveriesInput,
+  ListEndpointsInput,
+  ResendFailedInput,
+  RotateSecretInput,
+  UpdateEndpointInput,
+} from './inputs/webhooks';
+import type { AdminContext } from './procedure';
 import { adminProcedure, adminT as t } from './procedure';
 
-/** Event types the endpoint receives; an empty list means all of them. */
-const EnabledEvents = z
-  .array(z.enum(WEBHOOK_EVENT_TYPES))
-  .max(WEBHOOK_EVENT_TYPES.length)
-  .transform((types) => [...new Set(types)].sort());
+/** The endpoint, once the caller may act on it as `need` says (a foreign one is `not_found`, like a missing one). */
+async function endpointAccess(ctx: AdminContext, endpointId: string, need: Need) {
+  const endpoint = await loadEndpoint(ctx.em, endpointId);
+  await recordAccess(ctx, endpoint.environment.id, need, notFound('Webhook endpoint', endpointId));
+  return endpoint;
+}
 
-const Url = text({ min: 1, max: TEXT_LIMITS.url });
+async function deliveryAccess(ctx: AdminContext, deliveryId: string, need: Need) {
+  await recordAccess(ctx, await deliveryEnvironmentId(ctx.em, deliveryId), need, notFound('Webhook delivery', deliveryId));
+}
 
-/** A filter naming something that does not exist is a mistake to report, not an empty list. */
-async function checkFilters(em: EntityManager, filter: { environmentId?: string; projectId?: string; endpointId?: string }): Promise<void> {
-  if (filter.environmentId) await loadEnvironment(em, filter.environmentId);
-  if (filter.projectId && !(await em.findOne(Project, { id: filter.projectId }))) throw notFound('Project', filter.projectId);
-  if (filter.endpointId) await loadEndpoint(em, filter.endpointId);
+/**
+ * A filter naming something that does not exist, or that the caller may not
+ * see, is a mistake to report, not an empty list. Whatever the filter, a
+ * member only ever lists their own organizations' records.
+ */
+async function readableScope(ctx: AdminContext, filter: { environmentId?: string; projectId?: string; endpointId?: string }) {
+  if (filter.environmentId) await environmentAccess(ctx, filter.environmentId, 'read');
+  if (filter.projectId) await projectAccess(ctx, filter.projectId, 'read');
+  if (filter.endpointId) await endpointAccess(ctx, filter.endpointId, 'read');
+  return { organizationIds: visibleOrganizations(ctx.actor) ?? undefined };
 }
 
 export const webhooksRouter = t.router({
-  createEndpoint: adminProcedure
-    .input(
-      z.strictObject({
-        environmentId: RecordId,
-        url: Url,
-        enabledEvents: EnabledEvents.optional(),
-        enabled: z.boolean().default(true),
-        description: Description.optional(),
-      }),
-    )
-    .mutation(({ ctx, input }) => createEndpoint(ctx.em, ctx.services, input)),
+  createEndpoint: adminProcedure.input(CreateEndpointInput).mutation(async ({ ctx, input }) => {
+    await environmentAccess(ctx, input.environmentId, 'develop');
+    return createEndpoint(ctx.em, ctx.services, input);
+  }),
 
-  listEndpoints: adminProcedure
-    .input(z.strictObject({ environmentId: RecordId.optional(), projectId: RecordId.optional() }))
-    .query(async ({ ctx, input }) => {
-      await checkFilters(ctx.em, input);
-      return listEndpoints(ctx.em, ctx.services, input);
-    }),
+  listEndpoints: adminProcedure.input(ListEndpointsInput).query(async ({ ctx, input }) => {
+    const scope = await readableScope(ctx, input);
+    return listEndpoints(ctx.em, ctx.services, { ...input, ...scope });
+  }),
 
-  updateEndpoint: adminProcedure
-    .input(
-      z.strictObject({
-        endpointId: RecordId,
-        url: Url.optional(),
-        enabledEvents: EnabledEvents.optional(),
-        enabled: z.boolean().optional(),
-        description: Description.nullable().optional(),
-      }),
-    )
-    .mutation(({ ctx, input }) => updateEndpoint(ctx.em, ctx.services, input)),
+  updateEndpoint: adminProcedure.input(UpdateEndpointInput).mutation(async ({ ctx, input }) => {
+    await endpointAccess(ctx, input.endpointId, 'develop');
+    return updateEndpoint(ctx.em, ctx.services, input);
+  }),
 
   /** `keepPreviousFor`: seconds the replaced secret keeps signing new deliveries (default 24 h), or `now`. */
-  rotateSecret: adminProcedure
-    .input(
-      z.strictObject({
-        endpointId: RecordId,
-        keepPreviousFor: z.union([z.int().min(1).max(MAX_SECRET_OVERLAP_SECONDS), z.literal('now')]).default(DEFAULT_SECRET_OVERLAP_SECONDS),
-      }),
-    )
-    .mutation(({ ctx, input }) => rotateEndpointSecret(ctx.em, ctx.services, input.endpointId, input.keepPreviousFor)),
+  rotateSecret: adminProcedure.input(RotateSecretInput).mutation(async ({ ctx, input }) => {
+    await endpointAccess(ctx, input.endpointId, 'develop');
+    return rotateEndpointSecret(ctx.em, ctx.services, input.endpointId, input.keepPreviousFor);
+  }),
 
-  listDeliveries: adminProcedure
-    .input(
-      z.strictObject({
-        environmentId: RecordId.optional(),
-        endpointId: RecordId.optional(),
-        status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional(),
-        eventType: text({ max: TEXT_LIMITS.eventType }).optional(),
-        eventId: RecordId.optional(),
-        limit: z.int().min(1).max(500).default(50),
-      }),
-    )
-    .query(async ({ ctx, input }) => {
-      await checkFilters(ctx.em, input);
-      return listDeliveries(ctx.em, input);
-    }),
+  /** Newest event first; `cursor` is the previous page's `nextCursor`. */
+  listDeliveries: adminProcedure.input(ListDeliveriesInput).query(async ({ ctx, input }) => {
+    const scope = await readableScope(ctx, input);
+    return listDeliveries(ctx.em, { ...input, ...scope });
+  }),
 
-  getDelivery: adminProcedure.input(z.strictObject({ deliveryId: RecordId })).query(({ ctx, input }) => getDelivery(ctx.services, input.deliveryId)),
+  getDelivery: adminProcedure.input(DeliveryIdInput).query(async ({ ctx, input }) => {
+    await deliveryAccess(ctx, input.deliveryId, 'read');
+    return getDelivery(ctx.services, input.deliveryId);
+  }),
 
-  resend: adminProcedure.input(z.strictObject({ deliveryId: RecordId })).mutation(({ ctx, input }) => resendDelivery(ctx.em, ctx.services, input.deliveryId)),
+  resend: adminProcedure.input(DeliveryIdInput).mutation(async ({ ctx, input }) => {
+    await deliveryAccess(ctx, input.deliveryId, 'develop');
+    return resendDelivery(ctx.em, ctx.services, input.deliveryId);
+  }),
+
+  /** Queues again every FAILED delivery of the environment matching the filter (at most 1000 per call). */
+  resendFailed: adminProcedure.input(ResendFailedInput).mutation(async ({ ctx, input }) => {
+    await environmentAccess(ctx, input.environmentId, 'develop');
+    if (input.endpointId) {
+      const endpoint = await endpointAccess(ctx, input.endpointId, 'develop');
+      // An endpoint of another environment would match nothing: say so instead.
+      if (endpoint.environment.id !== input.environmentId) throw notFound('Webhook endpoint', input.endpointId);
+    }
+    return resendFailed(ctx.em, ctx.services, input);
+  }),
 });

@@ -3,12 +3,15 @@
  * is refused. The operator API turns these into its own error answers; they
  * never reach /v1.
  */
-export type OperatorRefusal = 'not_found' | 'conflict' | 'invalid' | 'unavailable' | 'forbidden';
+/** `unauthorized` and `rate_limited` come from dashboard log-ins (domain/people). */
+export type OperatorRefusal = 'not_found' | 'conflict' | 'invalid' | 'unavailable' | 'forbidden' | 'unauthorized' | 'rate_limited';
 
 export class OperatorError extends Error {
   constructor(
     readonly refusal: OperatorRefusal,
     message: string,
+    /** For `rate_limited`: seconds before trying again (the Retry-After header). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'OperatorError';

@@ -12,6 +12,7 @@ import { createApp } from '../http/app';
 import { answerUnparsableRequests } from '../http/edge';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './rate-limit-stores';
 import { createMemoryQuotaCounter, createRedisQuotaCounter } from './quota-stores';
+import { createMemoryLoginThrottle, createRedisLoginThrottle } from './login-throttle-stores';
 import { connectSharedStore } from './redis';
 import { localTenancyEpoch, redisTenancyEpoch } from './tenancy-epochs';
 import { ApiKeyCache, CACHE_TTL_MS } from '../domain/authenticate';
@@ -60,6 +61,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
     );
   }
   const rateLimiter = shared ? createRedisRateLimiter(shared) : createMemoryRateLimiter();
+  const loginThrottle = shared ? createRedisLoginThrottle(shared) : createMemoryLoginThrottle();
   const quotaReconcileMs = reconcileAfterMs(config.gatewayTimeouts.totalMs);
   const quota = shared ? createRedisQuotaCounter(shared, quotaReconcileMs) : createMemoryQuotaCounter(quotaReconcileMs);
   // Without a shared epoch on PostgreSQL another node's change reaches this node's cache within a second.
@@ -70,7 +72,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
   const secrets = new SecretBox(config.masterKey ?? localMasterKey(config.dataDir));
   const gateways = new GatewayDirectory(secrets, config.gatewayTimeouts);
   const webhooks = createWebhookRuntime(config, options.resolveHost);
-  const services: Services = { config, log, db, rateLimiter, quota, apiKeys, secrets, gateways, outbox: { notify: () => {} }, webhooks, publicUrl: () => publicUrl, simulators: null, now: options.now ?? (() => new Date()) };
+  const services: Services = { config, log, db, rateLimiter, loginThrottle, quota, apiKeys, secrets, gateways, outbox: { notify: () => {} }, webhooks, publicUrl: () => publicUrl, simulators: null, now: options.now ?? (() => new Date()) };
   // The dispatcher replaces the no-op outbox; without it (WEBHOOK_DISPATCHER=false) another instance delivers.
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(services) : null;
   if (dispatcher) services.outbox = dispatcher;

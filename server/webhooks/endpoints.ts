@@ -55,10 +55,12 @@ export async function createEndpoint(em: EntityManager, services: Services, inpu
   return { ...endpointView(endpoint, services), secret };
 }
 
-export async function listEndpoints(em: EntityManager, services: Services, filter: { environmentId?: string; projectId?: string }) {
+/** `organizationIds`: only these organizations' endpoints (a dashboard member's); undefined means all (an operator). */
+export async function listEndpoints(em: EntityManager, services: Services, filter: { environmentId?: string; projectId?: string; organizationIds?: string[] }) {
   const where: FilterQuery<WebhookEndpoint> = {};
   if (filter.environmentId) where.environment = filter.environmentId;
   if (filter.projectId) where.environment = { ...(filter.environmentId ? { id: filter.environmentId } : {}), project: filter.projectId };
+  if (filter.organizationIds) where.$and = [{ environment: { project: { organization: { $in: filter.organizationIds } } } }];
   const endpoints = await em.find(WebhookEndpoint, where, { populate: ['environment'], orderBy: { createdAt: 'asc' } });
   return endpoints.map((endpoint) => endpointView(endpoint, services));
 }

@@ -48,7 +48,7 @@ const BATCH = 200;
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-const STATUS: Record<OperatorError['refusal'], number> = { not_found: 404, invalid: 400, conflict: 409, unavailable: 409, forbidden: 403 };
+const STATUS: Record<OperatorError['refusal'], number> = { not_found: 404, invalid: 400, conflict: 409, unavailable: 409, forbidden: 403, unauthorized: 401, rate_limited: 429 };
 
 function refuse(res: Response, status: number, error: string, message: string): void {
   res.status(status).json({ error, message });

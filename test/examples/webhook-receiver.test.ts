@@ -223,7 +223,7 @@ describe('example webhook receiver behind a real service', () => {
     const mine = () => received.filter((e) => 'paymentId' in e.data && e.data.paymentId === payment.id);
     const pending = await eventually(() => mine().find((e) => e.type === 'payment.pending'), 15_000);
 
-    const [delivery] = await service.admin.webhooks.listDeliveries({ endpointId, eventId: pending.id });
+    const [delivery] = (await service.admin.webhooks.listDeliveries({ endpointId, eventId: pending.id })).items;
     // Signed by the old secret until the overlap ends; the receiver holds both, as the README tells.
     expect(delivery!.signedWith).toEqual([createHash('sha256').update(oldSecret).digest('hex').slice(0, 12)]);
     const resent = await service.admin.webhooks.resend({ deliveryId: delivery!.id });

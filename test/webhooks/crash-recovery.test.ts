@@ -48,7 +48,7 @@ describe('events committed before the process stopped are delivered when a servi
     await sleep(800); // several poll intervals: nothing is delivered twice
     expect(receiver.received).toHaveLength(3);
     expect(new Set(receiver.received.map((d) => d.headers['x-service-delivery-id'])).size).toBe(3);
-    const deliveries = await second.admin.webhooks.listDeliveries({ endpointId: endpoint.id });
+    const deliveries = (await second.admin.webhooks.listDeliveries({ endpointId: endpoint.id })).items;
     expect(deliveries.map((d) => [d.status, d.attempts])).toEqual([['SENT', 1], ['SENT', 1], ['SENT', 1]]);
   });
 

@@ -63,7 +63,7 @@ describe('delivery to a registered endpoint', () => {
     expect(new Set(received.map((d) => d.headers['x-service-delivery-id'])).size).toBe(3);
 
     const deliveries = await eventually(async () => {
-      const list = await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id });
+      const list = (await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id })).items;
       return list.every((d) => d.status === 'SENT') && list.length === 3 ? list : undefined;
     });
     expect(deliveries.map((d) => d.eventType)).toEqual(['payment.paid', 'payment.pending', 'payment.created']);
@@ -88,11 +88,11 @@ describe('delivery to a registered endpoint', () => {
     const [paid] = await paidOnly.waitFor(1);
     expect(paid!.json.type).toBe('payment.paid');
     // Fan-out creates every endpoint's deliveries of an event together: once the others have theirs, there is nothing more to come.
-    await eventually(async () => (await service.admin.webhooks.listDeliveries({ environmentId })).filter((d) => d.status !== 'PENDING').length >= 4);
+    await eventually(async () => ((await service.admin.webhooks.listDeliveries({ environmentId })).items).filter((d) => d.status !== 'PENDING').length >= 4);
     expect(paidOnly.received).toHaveLength(1);
     expect(disabled.received).toHaveLength(0);
     expect(elsewhere.received).toHaveLength(0);
-    expect(await service.admin.webhooks.listDeliveries({ endpointId: off.id })).toEqual([]);
+    expect((await service.admin.webhooks.listDeliveries({ endpointId: off.id })).items).toEqual([]);
 
     // Enabled again (and opened to every type), it receives what is committed from then on.
     await service.admin.webhooks.updateEndpoint({ endpointId: off.id, enabled: true });

@@ -25,7 +25,7 @@ async function deliverOnce(answer: Parameters<Receiver['answer']>[0]) {
   const endpoint = await service.admin.webhooks.createEndpoint({ environmentId, url: receiver.url() });
   await commitPaymentEvents(service, environmentId, newPaymentId(), ['created']);
   const [delivery] = await eventually(async () => {
-    const list = await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id });
+    const list = (await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id })).items;
     return list[0] && list[0].status !== 'PENDING' ? list : undefined;
   }, 20_000);
   return { receiver, endpoint, delivery: delivery!, detail: await service.admin.webhooks.getDelivery({ deliveryId: delivery!.id }) };
@@ -74,7 +74,7 @@ describe('delivery outcomes', () => {
     const endpoint = await service.admin.webhooks.createEndpoint({ environmentId, url });
     await commitPaymentEvents(service, environmentId, newPaymentId(), ['created']);
     const [delivery] = await eventually(async () => {
-      const list = await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id });
+      const list = (await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id })).items;
       return list[0] && list[0].status !== 'PENDING' ? list : undefined;
     });
     expect(delivery).toMatchObject({ status: 'FAILED', lastResponseStatus: null, lastError: expect.stringMatching(/^network error: .*ECONNREFUSED/) });

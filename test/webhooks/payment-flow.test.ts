@@ -33,10 +33,10 @@ describe('webhooks of a payment made through /v1', () => {
     const created = await call(service.url, 'POST', '/v1/payments', { key: apiKey, body: validPayment({ amount: 4250 }) });
     expect(created.status).toBe(201);
     expect(created.body.status).toBe('pending');
-    const atResponse = await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id });
+    const atResponse = (await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id })).items;
     expect(atResponse.every((d) => d.status === 'PENDING')).toBe(true);
 
-    await eventually(async () => (await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id, status: 'FAILED' })).length === 1);
+    await eventually(async () => ((await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id, status: 'FAILED' })).items).length === 1);
     await sandbox.sims.gateway_a.payPayment(created.body.gatewayRef);
     expect((await call(service.url, 'GET', `/v1/payments/${created.body.id}`, { key: apiKey })).body.status).toBe('paid');
 
@@ -56,7 +56,7 @@ describe('webhooks of a payment made through /v1', () => {
       { ...common, status: 'paid', gatewayRef: created.body.gatewayRef },
     ]);
     const deliveries = await eventually(async () => {
-      const list = await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id });
+      const list = (await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id })).items;
       return list.every((d) => d.status !== 'PENDING') ? list : undefined;
     });
     expect(deliveries.map((d) => [d.eventType, d.status])).toEqual([

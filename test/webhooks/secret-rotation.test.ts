@@ -54,7 +54,7 @@ const fingerprint = (secret: string) => createHash('sha256').update(secret).dige
 async function deliverOne(endpointId: string) {
   const [event] = await commitPaymentEvents(service, environmentId, newPaymentId(), ['created']);
   return eventually(async () => {
-    const [delivery] = await service.admin.webhooks.listDeliveries({ endpointId, eventId: event!.id });
+    const [delivery] = (await service.admin.webhooks.listDeliveries({ endpointId, eventId: event!.id })).items;
     return delivery && delivery.status !== 'PENDING' ? delivery : undefined;
   });
 }
@@ -131,7 +131,7 @@ describe('rotating a signing secret with an overlap', () => {
     clockAheadMs = 601_000;
     held = [again.secret];
     expect(await deliverOne(endpoint.id)).toMatchObject({ status: 'SENT', signedWith: [fingerprint(again.secret)] });
-    const deliveries = await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id });
+    const deliveries = (await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id })).items;
     expect(deliveries.map((d) => d.status)).toEqual(['SENT', 'SENT', 'SENT', 'SENT']);
     clockAheadMs = 0;
   });

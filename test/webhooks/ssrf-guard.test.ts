@@ -165,7 +165,7 @@ describe('SSRF guard at delivery', () => {
     await commitPaymentEvents(service, envId, newPaymentId(), ['created']);
 
     const deliveries = await eventually(async () => {
-      const list = await service.admin.webhooks.listDeliveries({ environmentId: envId, limit: 500 });
+      const list = (await service.admin.webhooks.listDeliveries({ environmentId: envId, limit: 500 })).items;
       return list.length === table.length && list.every((d) => d.status !== 'PENDING') ? list : undefined;
     });
     const endpoints = await service.admin.webhooks.listEndpoints({ environmentId: envId });
@@ -186,7 +186,7 @@ describe('SSRF guard at delivery', () => {
     const before = connections;
     await commitPaymentEvents(service, envId, newPaymentId(), ['created']);
     const [delivery] = await eventually(async () => {
-      const list = await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id });
+      const list = (await service.admin.webhooks.listDeliveries({ endpointId: endpoint.id })).items;
       return list[0] && list[0].status !== 'PENDING' ? list : undefined;
     });
     expect(delivery).toMatchObject({ status: 'FAILED', lastResponseStatus: null, lastError: expect.stringMatching(/refused: rebind\.example\.com resolves to 127\.0\.0\.1/) });
@@ -237,7 +237,7 @@ describe('the local-development allowance', () => {
     await commitPaymentEvents(local, production.environmentId, newPaymentId(), ['created']);
     await receiver.waitFor(1);
     const [refusedDelivery] = await eventually(async () => {
-      const list = await local.admin.webhooks.listDeliveries({ environmentId: production.environmentId });
+      const list = (await local.admin.webhooks.listDeliveries({ environmentId: production.environmentId })).items;
       return list[0] && list[0].status !== 'PENDING' ? list : undefined;
     });
     expect(refusedDelivery).toMatchObject({ status: 'FAILED', lastError: expect.stringMatching(/^refused: 127\.0\.0\.1 .*loopback/) });

@@ -25,6 +25,8 @@ const TRPC_CODES: Record<string, [number, string]> = {
   invalid_json: [-32700, 'PARSE_ERROR'],
   invalid_input: [-32600, 'BAD_REQUEST'],
   unauthorized: [-32001, 'UNAUTHORIZED'],
+  forbidden: [-32003, 'FORBIDDEN'],
+  rate_limited: [-32029, 'TOO_MANY_REQUESTS'],
   not_found: [-32004, 'NOT_FOUND'],
   conflict: [-32009, 'CONFLICT'],
   unavailable: [-32012, 'PRECONDITION_FAILED'],

@@ -13,6 +13,7 @@ import { printResult, type Columns } from './output';
 import { examples, type CliTools } from './tools';
 import { registerListenCommand } from './listen-command';
 import { registerTriggerCommand } from './trigger-command';
+import { registerUserCommands } from './user-commands';
 import { registerWebhookCommands } from './webhook-commands';
 
 export const DEFAULT_URL = 'http://127.0.0.1:3000';
@@ -87,6 +88,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, argv: readonl
   registerWebhookCommands(program, tools);
   registerListenCommand(program, tools);
   registerTriggerCommand(program, tools);
+  registerUserCommands(program, tools);
   registerCompletionCommand(program);
   return program;
 }

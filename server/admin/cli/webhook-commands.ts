@@ -97,7 +97,7 @@ export function registerWebhookCommands(program: Command, { client, run, oneOf }
     .option('--event <eventId>')
     .option('--limit <n>', 'at most this many (default 50, max 500)', positive)
     .action(run(async (o: { env?: string; endpoint?: string; status?: WebhookDeliveryStatus; eventType?: string; event?: string; limit?: number }) =>
-      client().webhooks.listDeliveries.query({ environmentId: o.env, endpointId: o.endpoint, status: o.status, eventType: o.eventType, eventId: o.event, limit: o.limit }),
+      client().webhooks.listDeliveries.query({ environmentId: o.env, endpointId: o.endpoint, status: o.status, eventType: o.eventType, eventId: o.event, limit: o.limit }).then((page) => page.items),
     {
       id: 'id',
       status: 'status',

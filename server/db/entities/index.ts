@@ -13,6 +13,10 @@ import { ProjectSchema } from './project';
 import { WebhookAttemptSchema } from './webhook-attempt';
 import { WebhookDeliverySchema } from './webhook-delivery';
 import { WebhookEndpointSchema } from './webhook-endpoint';
+import { UserSchema } from './user';
+import { MembershipSchema } from './membership';
+import { DashboardSessionSchema } from './dashboard-session';
+import { InvitationSchema } from './invitation';
 
 export { ApiKey } from './api-key';
 export { Environment } from './environment';
@@ -29,6 +33,10 @@ export { Project } from './project';
 export { WebhookAttempt } from './webhook-attempt';
 export { WebhookDelivery } from './webhook-delivery';
 export { WebhookEndpoint } from './webhook-endpoint';
+export { User } from './user';
+export { Membership } from './membership';
+export { DashboardSession } from './dashboard-session';
+export { Invitation } from './invitation';
 
 export const ENTITIES = [
   OrganizationSchema,
@@ -46,4 +54,8 @@ export const ENTITIES = [
   WebhookEndpointSchema,
   WebhookDeliverySchema,
   WebhookAttemptSchema,
+  UserSchema,
+  MembershipSchema,
+  DashboardSessionSchema,
+  InvitationSchema,
 ];

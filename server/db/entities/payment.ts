@@ -17,7 +17,8 @@ export const PaymentSchema = defineEntity({
   name: 'Payment',
   tableName: 'payments',
   uniques: [{ properties: ['environment', 'externalId'] }],
-  indexes: [{ properties: ['gateway', 'gatewayRef'] }],
+  // The dashboard's list: newest first within an environment (keyset on createdAt, id).
+  indexes: [{ properties: ['gateway', 'gatewayRef'] }, { properties: ['environment', 'createdAt', 'id'] }],
   properties: {
     id: p.string().primary().onCreate(() => newId('pay')),
     environment: () => p.manyToOne(Environment),

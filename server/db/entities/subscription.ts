@@ -16,7 +16,8 @@ export const SubscriptionSchema = defineEntity({
   name: 'Subscription',
   tableName: 'subscriptions',
   uniques: [{ properties: ['environment', 'externalId'] }],
-  indexes: [{ properties: ['gateway', 'gatewayRef'] }],
+  // The dashboard's list: newest first within an environment (keyset on createdAt, id).
+  indexes: [{ properties: ['gateway', 'gatewayRef'] }, { properties: ['environment', 'createdAt', 'id'] }],
   properties: {
     id: p.string().primary().onCreate(() => newId('sub')),
     environment: () => p.manyToOne(Environment),

@@ -22,6 +22,8 @@ export const WebhookDeliverySchema = defineEntity({
   indexes: [
     { properties: ['status', 'endpoint', 'eventSequence'] },
     { properties: ['environment', 'eventSequence'] },
+    // The dashboard's failed-deliveries count and "resend all failed".
+    { properties: ['environment', 'status'] },
   ],
   properties: {
     id: p.string().primary().onCreate(() => newId('wd')),

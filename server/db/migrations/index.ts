@@ -6,6 +6,8 @@ import { Migration20261122013958_webhooks } from './Migration20261122013958_webh
 import { Migration20261122014746_subscriptions } from './Migration20261122014746_subscriptions';
 import { Migration20261122114828_webhook_secret_overlap } from './Migration20261122114828_webhook_secret_overlap';
 import { Migration20261122154826_transaction_usage } from './Migration20261122154826_transaction_usage';
+import { Migration20261122180007_dashboard_users } from './Migration20261122180007_dashboard_users';
+import { Migration20261122181000_listing_indexes } from './Migration20261122181000_listing_indexes';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -14,4 +16,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122014746_subscriptions', class: Migration20261122014746_subscriptions },
   { name: 'Migration20261122114828_webhook_secret_overlap', class: Migration20261122114828_webhook_secret_overlap },
   { name: 'Migration20261122154826_transaction_usage', class: Migration20261122154826_transaction_usage },
+  { name: 'Migration20261122180007_dashboard_users', class: Migration20261122180007_dashboard_users },
+  { name: 'Migration20261122181000_listing_indexes', class: Migration20261122181000_listing_indexes },
 ];

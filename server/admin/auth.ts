@@ -1,0 +1,81 @@
+/**
+ * Dashboard log-in, log-out and sessions. `login`, `session` and
+ * `acceptInvitation` answer without a session (admin/http.ts lets them
+ * through); the others act on the caller's own sessions only.
+ */
+import { OperatorError } from '../domain/operator-errors';
+import { acceptInvitation } from '../domain/people/invitations';
+import { listSessions, openSession, revokeSession, SESSION_ABSOLUTE_MS, sessionAnswer } from '../domain/people/sessions';
+import { changeOwnPassword, checkCredentials, loadUser } from '../domain/people/users';
+import type { User } from '../db/entities';
+import { AcceptInvitationInput, ChangePasswordInput, LoginInput, RevokeSessionInput } from './inputs/people';
+import { adminProcedure, adminT as t, type AdminContext, type WebCaller } from './procedure';
+
+function browser(ctx: AdminContext): WebCaller {
+  if (!ctx.web) throw new OperatorError('invalid', 'Logging in needs a browser: call this over HTTP.');
+  return ctx.web;
+}
+
+function signedIn(ctx: AdminContext): NonNullable<WebCaller['session']> {
+  const session = ctx.web?.session;
+  if (!session) throw new OperatorError('invalid', 'Sessions belong to dashboard users; the admin token has none.');
+  return session;
+}
+
+/** A new session for the user, its cookie set, and what the dashboard needs to start. */
+async function startSession(ctx: AdminContext, web: WebCaller, user: User) {
+  const { token } = await openSession(ctx.em, user, web.userAgent, ctx.services.now());
+  web.setSessionCookie(token, SESSION_ABSOLUTE_MS);
+  return sessionAnswer(ctx.em, user, token);
+}
+
+export const authRouter = t.router({
+  /** Wrong e-mail or password: 401. Too many failures for this e-mail from this address, or from this address: 429. */
+  login: adminProcedure.input(LoginInput).mutation(async ({ ctx, input }) => {
+    const web = browser(ctx);
+    const user = await checkCredentials(ctx.em, ctx.services.loginThrottle, { ...input, address: web.address });
+    return startSession(ctx, web, user);
+  }),
+
+  /** Who is logged in (with a fresh CSRF token), or null: how the dashboard starts after a reload. */
+  session: adminProcedure.query(async ({ ctx }) => {
+    const session = ctx.web?.session;
+    if (!session) return null;
+    return sessionAnswer(ctx.em, await loadUser(ctx.em, session.userId), session.token);
+  }),
+
+  logout: adminProcedure.mutation(async ({ ctx }) => {
+    const session = ctx.web?.session;
+    if (session) await revokeSession(ctx.em, session.userId, session.id, ctx.services.now());
+    ctx.web?.clearSessionCookie();
+    return { loggedOut: true };
+  }),
+
+  /** The caller's live sessions, the current one marked. */
+  sessions: adminProcedure.query(({ ctx }) => {
+    const session = signedIn(ctx);
+    return listSessions(ctx.em, session.userId, session.id, ctx.services.now());
+  }),
+
+  /** Ends one of the caller's sessions (another user's is not found); ending the current one logs out. */
+  revokeSession: adminProcedure.input(RevokeSessionInput).mutation(async ({ ctx, input }) => {
+    const session = signedIn(ctx);
+    const result = await revokeSession(ctx.em, session.userId, input.sessionId, ctx.services.now());
+    if (input.sessionId === session.id) ctx.web?.clearSessionCookie();
+    return result;
+  }),
+
+  /** Ends the caller's other sessions too. */
+  changePassword: adminProcedure.input(ChangePasswordInput).mutation(async ({ ctx, input }) => {
+    const session = signedIn(ctx);
+    await changeOwnPassword(ctx.em, { userId: session.userId, currentPassword: input.currentPassword, newPassword: input.newPassword, sessionId: session.id }, ctx.services.now());
+    return { changed: true };
+  }),
+
+  /** Joins the organization (creating the user with this password, or checking an existing user's) and logs in. */
+  acceptInvitation: adminProcedure.input(AcceptInvitationInput).mutation(async ({ ctx, input }) => {
+    const web = browser(ctx);
+    const user = await acceptInvitation(ctx.em, input, ctx.services.now());
+    return startSession(ctx, web, user);
+  }),
+});

@@ -1,0 +1,26 @@
+/** Inputs of organizations, projects and environments. Browser-safe (zod and the contract only). */
+import { z } from 'zod';
+import { BILLING_STATUSES, ENVIRONMENT_KINDS } from '../../contract/enums';
+import { Name, RecordId } from '../../contract/schemas/text';
+
+export const CreateOrganizationInput = z.strictObject({
+  name: Name,
+  billingStatus: z.enum(BILLING_STATUSES).default('active'),
+  monthlyTxLimit: z.int().min(0).nullable().default(null),
+});
+
+export const SetBillingInput = z.strictObject({
+  organizationId: RecordId,
+  billingStatus: z.enum(BILLING_STATUSES).optional(),
+  /** null removes the quota. */
+  monthlyTxLimit: z.int().min(0).nullable().optional(),
+});
+
+export const OrganizationIdInput = z.strictObject({ organizationId: RecordId });
+
+/** `withEnvironments` also creates the project's sandbox and production environments (what the dashboard does). */
+export const CreateProjectInput = z.strictObject({ organizationId: RecordId, name: Name, withEnvironments: z.boolean().default(false) });
+export const ListProjectsInput = z.strictObject({ organizationId: RecordId.optional() }).default({});
+
+export const CreateEnvironmentInput = z.strictObject({ projectId: RecordId, kind: z.enum(ENVIRONMENT_KINDS) });
+export const ListEnvironmentsInput = z.strictObject({ projectId: RecordId.optional() }).default({});

@@ -1,0 +1,12 @@
+/** The dashboard's home page of an environment: volume per day and status, and the failed deliveries to look at. */
+import { overviewSummary } from '../domain/listing/overview';
+import { environmentAccess } from './access';
+import { OverviewInput } from './inputs/listing';
+import { adminProcedure, adminT as t } from './procedure';
+
+export const overviewRouter = t.router({
+  summary: adminProcedure.input(OverviewInput).query(async ({ ctx, input }) => {
+    await environmentAccess(ctx, input.environmentId, 'read');
+    return overviewSummary(ctx.em, input.environmentId, input.days, ctx.services.now());
+  }),
+});

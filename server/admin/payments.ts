@@ -1,0 +1,22 @@
+/** The dashboard's payments of an environment: filtered, cursor-paginated list, and one payment with its events and their deliveries. */
+import { Payment } from '../db/entities';
+import { listPayments, paymentDetail } from '../domain/listing/payments';
+import { notFound } from '../domain/operator-errors';
+import { environmentAccess, recordAccess } from './access';
+import { PaymentGetInput, PaymentListInput } from './inputs/listing';
+import { adminProcedure, adminT as t } from './procedure';
+
+export const paymentsRouter = t.router({
+  list: adminProcedure.input(PaymentListInput).query(async ({ ctx, input }) => {
+    await environmentAccess(ctx, input.environmentId, 'read');
+    return listPayments(ctx.em, input);
+  }),
+
+  get: adminProcedure.input(PaymentGetInput).query(async ({ ctx, input }) => {
+    const missing = notFound('Payment', input.paymentId);
+    const payment = await ctx.em.findOne(Payment, { id: input.paymentId });
+    if (!payment) throw missing;
+    await recordAccess(ctx, payment.environment.id, 'read', missing);
+    return paymentDetail(ctx.em, payment);
+  }),
+});

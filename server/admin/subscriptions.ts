@@ -1,0 +1,22 @@
+/** The dashboard's subscriptions of an environment: filtered, cursor-paginated list, and one with its events, deliveries and charges. */
+import { Subscription } from '../db/entities';
+import { listSubscriptions, subscriptionDetail } from '../domain/listing/subscriptions';
+import { notFound } from '../domain/operator-errors';
+import { environmentAccess, recordAccess } from './access';
+import { SubscriptionGetInput, SubscriptionListInput } from './inputs/listing';
+import { adminProcedure, adminT as t } from './procedure';
+
+export const subscriptionsRouter = t.router({
+  list: adminProcedure.input(SubscriptionListInput).query(async ({ ctx, input }) => {
+    await environmentAccess(ctx, input.environmentId, 'read');
+    return listSubscriptions(ctx.em, input);
+  }),
+
+  get: adminProcedure.input(SubscriptionGetInput).query(async ({ ctx, input }) => {
+    const missing = notFound('Subscription', input.subscriptionId);
+    const subscription = await ctx.em.findOne(Subscription, { id: input.subscriptionId });
+    if (!subscription) throw missing;
+    await recordAccess(ctx, subscription.environment.id, 'read', missing);
+    return subscriptionDetail(ctx.em, subscription);
+  }),
+});

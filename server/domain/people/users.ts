@@ -1,0 +1,98 @@
+/**
+ * Dashboard users: created by an operator (CLI `users create`) or by
+ * accepting an invitation; e-mail is their login, kept lower-cased.
+ */
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { DashboardSession, User } from '../../db/entities';
+import type { EntityManager } from '../../db/orm';
+import { notFound, OperatorError } from '../operator-errors';
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
+import type { LoginThrottle } from './throttle';
+
+/** One address, one user: `Maria@Example.com ` and `maria@example.com` are the same person. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+export const userView = (user: User) => ({
+  id: user.id,
+  email: user.email,
+  platformOperator: user.platformOperator,
+  disabled: user.disabledAt != null,
+  createdAt: user.createdAt.toISOString(),
+});
+
+export async function createUser(em: EntityManager, input: { email: string; password: string; platformOperator?: boolean }): Promise<User> {
+  const email = normalizeEmail(input.email);
+  if (await em.findOne(User, { email })) throw new OperatorError('conflict', `A user with e-mail ${email} already exists.`);
+  const user = em.create(User, { email, passwordHash: await hashPassword(input.password), platformOperator: input.platformOperator ?? false, disabledAt: null });
+  try {
+    await em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw new OperatorError('conflict', `A user with e-mail ${email} already exists.`);
+    throw error;
+  }
+  return user;
+}
+
+export async function loadUser(em: EntityManager, userId: string): Promise<User> {
+  const user = await em.findOne(User, { id: userId });
+  if (!user) throw notFound('User', userId);
+  return user;
+}
+
+export async function listUsers(em: EntityManager) {
+  return (await em.find(User, {}, { orderBy: { createdAt: 'asc', id: 'asc' } })).map(userView);
+}
+
+/** Ends every session of a user (all of them, or all but the one that asked). */
+export async function revokeUserSessions(em: EntityManager, userId: string, now: Date, except?: string): Promise<number> {
+  return em.nativeUpdate(DashboardSession, { user: userId, revokedAt: null, ...(except ? { id: { $ne: except } } : {}) }, { revokedAt: now });
+}
+
+/** A new password ends the user's other sessions: whoever knew the old one is logged out. */
+export async function setPassword(em: EntityManager, user: User, password: string, now: Date, keepSession?: string): Promise<void> {
+  user.passwordHash = await hashPassword(password);
+  user.passwordChangedAt = now;
+  await em.flush();
+  await revokeUserSessions(em, user.id, now, keepSession);
+}
+
+export async function setUserDisabled(em: EntityManager, userId: string, disabled: boolean, now: Date) {
+  const user = await loadUser(em, userId);
+  user.disabledAt = disabled ? (user.disabledAt ?? now) : null;
+  await em.flush();
+  if (disabled) await revokeUserSessions(em, user.id, now);
+  return userView(user);
+}
+
+const WRONG = 'Wrong e-mail or password.';
+
+/**
+ * Checks an e-mail and password, counting failures per e-mail and address.
+ * An unknown e-mail, a wrong password and a disabled user get the same
+ * answer after the same work (a dummy hash is checked), so the answer does
+ * not tell who has an account.
+ */
+export async function checkCredentials(em: EntityManager, throttle: LoginThrottle, input: { email: string; password: string; address: string }): Promise<User> {
+  const email = normalizeEmail(input.email);
+  const wait = await throttle.blockedFor(email, input.address);
+  if (wait > 0) throw new OperatorError('rate_limited', `Too many failed log-ins; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
+  const user = await em.findOne(User, { email });
+  const matches = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash()));
+  if (!user || !matches || user.disabledAt) {
+    await throttle.failed(email, input.address);
+    throw new OperatorError('unauthorized', WRONG);
+  }
+  await throttle.succeeded(email, input.address);
+  if (needsRehash(user.passwordHash)) {
+    user.passwordHash = await hashPassword(input.password);
+    await em.flush();
+  }
+  return user;
+}
+
+/** For a signed-in user changing their own password: the current one must match. */
+export async function changeOwnPassword(em: EntityManager, input: { userId: string; currentPassword: string; newPassword: string; sessionId: string }, now: Date): Promise<void> {
+  const user = await loadUser(em, input.userId);
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) throw new OperatorError('invalid', 'The current password is wrong.');
+  await setPassword(em, user, input.newPassword, now, input.sessionId);
+}
