@@ -9,6 +9,7 @@ import { membersRouter, usersRouter } from './members';
 import { paymentsRouter } from './payments';
 import { subscriptionsRouter } from './subscriptions';
 import { overviewRouter } from './overview';
+import { sandboxRouter } from './sandbox-payments';
 
 /** The internal operator API (not part of /v1), served at /internal/trpc. */
 export const adminRouter = t.router({
@@ -23,6 +24,7 @@ export const adminRouter = t.router({
   payments: paymentsRouter,
   subscriptions: subscriptionsRouter,
   overview: overviewRouter,
+  sandbox: sandboxRouter,
   auth: authRouter,
   members: membersRouter,
   users: usersRouter,

@@ -102,6 +102,7 @@ const CASES: Record<string, Case> = {
   'payments.get': { need: 'read', outsider: 'not_found', input: (f) => ({ paymentId: f.paymentId }) },
   'subscriptions.list': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
   'subscriptions.get': { need: 'read', outsider: 'not_found', input: (f) => ({ subscriptionId: f.subscriptionId }) },
+  'sandbox.createPayment': { need: 'develop', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId, payment: { ...validPayment(), currency: 'BRL' } }) },
   'overview.summary': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId, days: 7 }) },
   'members.list': { need: 'read', outsider: 'not_found', input: (f) => ({ organizationId: f.organizationId }) },
   'members.invite': { need: 'own', outsider: 'not_found', input: (f) => ({ organizationId: f.organizationId, email: uniqueEmail('invited'), role: 'viewer' }) },
