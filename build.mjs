@@ -4,36 +4,64 @@
 // always build first). Each entry is one ES module; packages stay in node_modules, nothing is minified,
 // source maps point back to the TypeScript. Type checking is `npm run typecheck` (tsc), not the build's job.
 // `node build.mjs --if-stale` skips the build when dist/ is newer than every source file.
+// The dashboard (dashboard/, a Vite + React app) is built by Vite into dist/dashboard/, which the service serves
+// at /dashboard/; it is rebuilt only when its own sources (or the shared schemas it bundles) changed.
+// `--server-only` / `--dashboard-only` build one half.
 import { build } from 'esbuild';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ENTRIES = ['server/main.ts', 'server/admin/cli/main.ts', 'server/gateways/simulator/main.ts'];
 const STAMP = 'dist/.built';
 
+const DASHBOARD_STAMP = 'dist/dashboard/.built';
+// The dashboard bundles its own sources and the browser-safe schemas it validates forms with.
+const DASHBOARD_SOURCES = ['dashboard', 'server/contract', 'server/admin/inputs'];
+const SOURCE_FILE = /\.(ts|tsx|css|html|svg)$/;
+
 /** Newest modification time of the sources a build reads. */
-function newestSource() {
+function newestSource(dirs) {
   let newest = Math.max(statSync('package.json').mtimeMs, statSync('build.mjs').mtimeMs);
   const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+      else if (SOURCE_FILE.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
     }
   };
-  walk('server');
+  for (const dir of dirs) walk(dir);
   return newest;
 }
 
-function isStale() {
+function isStale(stamp, dirs) {
   try {
-    return statSync(STAMP).mtimeMs < newestSource();
+    return statSync(stamp).mtimeMs < newestSource(dirs);
   } catch {
     return true;
   }
 }
 
-if (process.argv.includes('--if-stale') && !isStale()) process.exit(0);
+const ifStale = process.argv.includes('--if-stale');
+const quiet = process.argv.includes('--quiet');
+const server = !process.argv.includes('--dashboard-only') && (!ifStale || isStale(STAMP, ['server']));
+const dashboard = !process.argv.includes('--server-only') && (!ifStale || isStale(DASHBOARD_STAMP, DASHBOARD_SOURCES));
+
+if (dashboard) {
+  const started = performance.now();
+  // Loaded only when needed: the server build stays instant.
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({ configFile: 'dashboard/vite.config.ts', logLevel: 'warn', mode: 'production' });
+  mkdirSync('dist/dashboard', { recursive: true });
+  writeFileSync(DASHBOARD_STAMP, `${new Date().toISOString()}\n`);
+  if (!quiet) console.error(`built dist/dashboard/ in ${Math.round(performance.now() - started)} ms`);
+}
+if (!server) process.exit(0);
 const started = performance.now();
 await build({
   entryPoints: ENTRIES,
@@ -49,4 +77,4 @@ await build({
   logLevel: 'warning',
 });
 writeFileSync(STAMP, `${new Date().toISOString()}\n`);
-if (!process.argv.includes('--quiet')) console.error(`built dist/ in ${Math.round(performance.now() - started)} ms`);
+if (!quiet) console.error(`built dist/ in ${Math.round(performance.now() - started)} ms`);

@@ -15,6 +15,7 @@ import { createContextFactory } from '../api/context';
 import { LISTEN_PATH } from '../webhooks/listen-protocol';
 import { webhookListenStream } from '../webhooks/listen-stream';
 import { contractErrorBodies } from './error-bodies';
+import { dashboardStatic } from './dashboard-static';
 import { docsPage } from './docs-page';
 import { originFormOnly } from './edge';
 import { isUnexpected, toApiError } from './error-translation';
@@ -52,6 +53,7 @@ export function createApp(services: Services, options: { adminToken: string }): 
   app.get('/v1/openapi.json', (_req, res) => void res.type('application/json').send(served().json));
   app.get('/v1/openapi.yaml', (_req, res) => void res.type('application/yaml').send(served().yaml));
   docsPage(app);
+  app.use(dashboardStatic());
 
   const createContext = createContextFactory(services);
   app.use('/internal/trpc', adminHttpHandler(services, options.adminToken));

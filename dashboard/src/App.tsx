@@ -1,0 +1,64 @@
+/** The pages and who sees them: the login and invitation pages without a session, the rest inside the layout. */
+import { lazy, Suspense } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { SessionProvider, useSessionQuery } from './api/session';
+import { AppLayout } from './shell/AppLayout';
+import { Failed, Loading } from './ui/states';
+import { LoginPage } from './pages/Login';
+import { StartPage } from './pages/Start';
+
+// Each page is its own chunk: the login page loads without the charts or tables.
+const InvitationPage = lazy(() => import('./pages/Invitation'));
+const HomePage = lazy(() => import('./pages/Home'));
+const PaymentsPage = lazy(() => import('./pages/Payments'));
+const PaymentDetailPage = lazy(() => import('./pages/PaymentDetail'));
+const SubscriptionsPage = lazy(() => import('./pages/Subscriptions'));
+const SubscriptionDetailPage = lazy(() => import('./pages/SubscriptionDetail'));
+const EndpointsPage = lazy(() => import('./pages/Endpoints'));
+const DeliveriesPage = lazy(() => import('./pages/Deliveries'));
+const ApiKeysPage = lazy(() => import('./pages/ApiKeys'));
+const GatewaysPage = lazy(() => import('./pages/Gateways'));
+const OrganizationPage = lazy(() => import('./pages/Organization'));
+const SessionsPage = lazy(() => import('./pages/Sessions'));
+const OperatorOrganizationsPage = lazy(() => import('./pages/OperatorOrganizations'));
+
+export function App() {
+  const session = useSessionQuery();
+  if (session.isPending) return <Loading />;
+  if (session.error) return <Failed error={session.error} />;
+  if (!session.data) {
+    return (
+      <Suspense fallback={<Loading />}>
+        <Routes>
+          <Route path="/invitation" element={<InvitationPage />} />
+          <Route path="*" element={<LoginPage />} />
+        </Routes>
+      </Suspense>
+    );
+  }
+  return (
+    <SessionProvider session={session.data}>
+      <Routes>
+        <Route path="/invitation" element={<Navigate to="/" replace />} />
+        <Route element={<AppLayout />}>
+          <Route index element={<StartPage />} />
+          <Route path="e/:environmentId">
+            <Route index element={<HomePage />} />
+            <Route path="payments" element={<PaymentsPage />} />
+            <Route path="payments/:paymentId" element={<PaymentDetailPage />} />
+            <Route path="subscriptions" element={<SubscriptionsPage />} />
+            <Route path="subscriptions/:subscriptionId" element={<SubscriptionDetailPage />} />
+            <Route path="webhooks" element={<EndpointsPage />} />
+            <Route path="deliveries" element={<DeliveriesPage />} />
+            <Route path="keys" element={<ApiKeysPage />} />
+            <Route path="gateways" element={<GatewaysPage />} />
+            <Route path="organization" element={<OrganizationPage />} />
+          </Route>
+          <Route path="account/sessions" element={<SessionsPage />} />
+          <Route path="operator/organizations" element={<OperatorOrganizationsPage />} />
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Route>
+      </Routes>
+    </SessionProvider>
+  );
+}

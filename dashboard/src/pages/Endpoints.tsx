@@ -1,0 +1,258 @@
+/**
+ * Webhook endpoints of the environment: register one (its signing secret
+ * shown once), change its URL and events, turn it off and on, rotate its
+ * secret with an overlap the receiver chooses.
+ */
+import { Anchor, Badge, Button, Card, Group, Modal, MultiSelect, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { useForm, type FormErrors } from '@mantine/form';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { CreateEndpointInput, UpdateEndpointInput } from '../../../server/admin/inputs/webhooks';
+import { WEBHOOK_EVENT_TYPES } from '../../../server/domain/event-types';
+import { api, type Outputs } from '../api/client';
+import { useCan } from '../api/session';
+import { SecretOnce } from '../parts/SecretOnce';
+import { useScope } from '../shell/scope';
+import { useAction } from '../ui/action';
+import { formatDateTime } from '../ui/format';
+import { Empty, Failed, Loading } from '../ui/states';
+import { zodValidate } from '../ui/zod-form';
+
+type Endpoint = Outputs['webhooks']['listEndpoints'][number];
+interface EndpointValues {
+  url: string;
+  enabledEvents: string[];
+  description: string;
+}
+
+const KEY = ['webhooks', 'listEndpoints'];
+
+function EndpointForm({ initial, submitLabel, pending, validate, onSubmit }: { initial: EndpointValues; submitLabel: string; pending: boolean; validate: (values: EndpointValues) => FormErrors; onSubmit: (values: EndpointValues) => void }) {
+  const form = useForm<EndpointValues>({ initialValues: initial, validate });
+  return (
+    <form onSubmit={form.onSubmit(onSubmit)} noValidate>
+      <Stack>
+        <TextInput label="URL" placeholder="https://example.com/webhooks/payments" required data-autofocus {...form.getInputProps('url')} />
+        <MultiSelect
+          label="Events"
+          description="Leave empty to receive every event type."
+          data={[...WEBHOOK_EVENT_TYPES]}
+          searchable
+          clearable
+          {...form.getInputProps('enabledEvents')}
+        />
+        <TextInput label="Description" placeholder="Optional" {...form.getInputProps('description')} />
+        <Button type="submit" loading={pending}>
+          {submitLabel}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+function RotateModal({ endpoint, onClose, onRotated }: { endpoint: Endpoint | null; onClose: () => void; onRotated: (secret: string) => void }) {
+  const [overlap, setOverlap] = useState('86400');
+  const rotate = useAction(
+    (input: { endpointId: string; keepPreviousFor: number | 'now' }) => api.webhooks.rotateSecret.mutate(input),
+    { success: 'Secret rotated.', invalidate: [KEY], onSuccess: (answer) => onRotated(answer.secret) },
+  );
+  return (
+    <Modal opened={endpoint !== null} onClose={onClose} title="Rotate the signing secret">
+      <Stack>
+        <Text size="sm">A new secret signs deliveries. During the overlap the old secret keeps signing, so your receiver can switch without rejecting anything.</Text>
+        <Select
+          label="Keep the old secret signing for"
+          value={overlap}
+          onChange={(value) => setOverlap(value ?? '86400')}
+          allowDeselect={false}
+          data={[
+            { value: 'now', label: 'No overlap: replace it now' },
+            { value: '3600', label: '1 hour' },
+            { value: '86400', label: '24 hours' },
+            { value: '604800', label: '7 days' },
+          ]}
+        />
+        <Button
+          color="orange"
+          loading={rotate.isPending}
+          onClick={() => endpoint && rotate.mutate({ endpointId: endpoint.id, keepPreviousFor: overlap === 'now' ? 'now' : Number(overlap) })}
+        >
+          Rotate
+        </Button>
+      </Stack>
+    </Modal>
+  );
+}
+
+export default function EndpointsPage() {
+  const scope = useScope();
+  const canEdit = useCan(scope.organizationId, 'develop');
+  const endpoints = useQuery({ queryKey: [...KEY, scope.environmentId], queryFn: () => api.webhooks.listEndpoints.query({ environmentId: scope.environmentId }) });
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Endpoint | null>(null);
+  const [rotating, setRotating] = useState<Endpoint | null>(null);
+  const [secret, setSecret] = useState<{ value: string; url: string } | null>(null);
+
+  const create = useAction((values: EndpointValues) => api.webhooks.createEndpoint.mutate(toCreate(scope.environmentId, values)), {
+    success: 'Endpoint registered.',
+    invalidate: [KEY],
+    onSuccess: (answer) => {
+      setCreating(false);
+      setSecret({ value: answer.secret, url: answer.url });
+    },
+  });
+  const update = useAction((input: Parameters<typeof api.webhooks.updateEndpoint.mutate>[0]) => api.webhooks.updateEndpoint.mutate(input), {
+    success: (answer) => (answer.enabled ? 'Endpoint saved.' : 'Endpoint saved (disabled).'),
+    invalidate: [KEY],
+    onSuccess: () => setEditing(null),
+  });
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          Webhook endpoints
+        </Title>
+        {canEdit && <Button onClick={() => setCreating(true)}>Add endpoint</Button>}
+      </Group>
+      {endpoints.error ? (
+        <Failed error={endpoints.error} />
+      ) : !endpoints.data ? (
+        <Loading />
+      ) : endpoints.data.length === 0 ? (
+        <Empty>No endpoint yet: events of this environment are not sent anywhere.</Empty>
+      ) : (
+        <Card withBorder p={0}>
+          <Table.ScrollContainer minWidth={720}>
+            <Table verticalSpacing="sm" aria-label="Webhook endpoints">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>URL</Table.Th>
+                  <Table.Th>Events</Table.Th>
+                  <Table.Th>Secret</Table.Th>
+                  <Table.Th>Enabled</Table.Th>
+                  {canEdit && <Table.Th>Actions</Table.Th>}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {endpoints.data.map((endpoint) => (
+                  <Table.Tr key={endpoint.id}>
+                    <Table.Td>
+                      <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+                        {endpoint.url}
+                      </Text>
+                      {endpoint.description && (
+                        <Text size="xs" c="dimmed">
+                          {endpoint.description}
+                        </Text>
+                      )}
+                      <Anchor component={Link} to={`/e/${scope.environmentId}/deliveries?endpoint=${endpoint.id}`} size="xs">
+                        Deliveries
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>
+                      {endpoint.enabledEvents.length === 0 ? (
+                        <Badge variant="light">all events</Badge>
+                      ) : (
+                        <Group gap={4}>
+                          {endpoint.enabledEvents.map((type) => (
+                            <Badge key={type} variant="outline" size="sm">
+                              {type}
+                            </Badge>
+                          ))}
+                        </Group>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="xs" ff="monospace">
+                        {endpoint.secretFingerprint}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {endpoint.secretRotatedAt ? `rotated ${formatDateTime(endpoint.secretRotatedAt)}` : `since ${formatDateTime(endpoint.createdAt)}`}
+                      </Text>
+                      {endpoint.previousSecret && (
+                        <Text size="xs" c="orange.8">
+                          old secret signs until {formatDateTime(endpoint.previousSecret.expiresAt)}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Switch
+                        checked={endpoint.enabled}
+                        disabled={!canEdit || (update.isPending && update.variables?.endpointId === endpoint.id)}
+                        onChange={(e) => update.mutate({ endpointId: endpoint.id, enabled: e.currentTarget.checked })}
+                        aria-label={`${endpoint.enabled ? 'Disable' : 'Enable'} ${endpoint.url}`}
+                      />
+                    </Table.Td>
+                    {canEdit && (
+                      <Table.Td>
+                        <Group gap="xs" wrap="nowrap">
+                          <Button size="xs" variant="default" onClick={() => setEditing(endpoint)}>
+                            Edit
+                          </Button>
+                          <Button size="xs" variant="light" color="orange" onClick={() => setRotating(endpoint)}>
+                            Rotate secret
+                          </Button>
+                        </Group>
+                      </Table.Td>
+                    )}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Card>
+      )}
+
+      <Modal opened={creating} onClose={() => setCreating(false)} title="Add a webhook endpoint" size="lg">
+        <EndpointForm
+          initial={{ url: '', enabledEvents: [], description: '' }}
+          submitLabel="Add endpoint"
+          pending={create.isPending}
+          validate={zodValidate(CreateEndpointInput, (values: EndpointValues) => toCreate(scope.environmentId, values))}
+          onSubmit={(values) => create.mutate(values)}
+        />
+      </Modal>
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title="Edit the endpoint" size="lg">
+        {editing && (
+          <EndpointForm
+            initial={{ url: editing.url, enabledEvents: editing.enabledEvents, description: editing.description ?? '' }}
+            submitLabel="Save"
+            pending={update.isPending}
+            validate={zodValidate(UpdateEndpointInput, (values: EndpointValues) => toUpdate(editing.id, values))}
+            onSubmit={(values) => update.mutate(toUpdate(editing.id, values))}
+          />
+        )}
+      </Modal>
+      <RotateModal
+        endpoint={rotating}
+        onClose={() => setRotating(null)}
+        onRotated={(value) => {
+          setSecret({ value, url: rotating?.url ?? '' });
+          setRotating(null);
+        }}
+      />
+      <SecretOnce secret={secret?.value ?? null} title="Signing secret" label="signing secret" onClose={() => setSecret(null)}>
+        <Text size="sm">
+          Deliveries to <Text span ff="monospace">{secret?.url}</Text> are signed with this secret. Verify the signature header with it.
+        </Text>
+      </SecretOnce>
+    </Stack>
+  );
+}
+
+type EventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+function toCreate(environmentId: string, values: EndpointValues) {
+  return {
+    environmentId,
+    url: values.url.trim(),
+    enabledEvents: values.enabledEvents as EventType[],
+    ...(values.description.trim() ? { description: values.description.trim() } : {}),
+  };
+}
+
+function toUpdate(endpointId: string, values: EndpointValues) {
+  return { endpointId, url: values.url.trim(), enabledEvents: values.enabledEvents as EventType[], description: values.description.trim() || null };
+}

@@ -1,0 +1,122 @@
+/** Home: payments and subscriptions created per day, by status, and the deliveries that failed. */
+import '@mantine/charts/styles.css';
+import { BarChart } from '@mantine/charts';
+import { Anchor, Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { PAYMENT_STATUSES, SUBSCRIPTION_STATUSES } from '../../../server/contract/enums';
+import { api } from '../api/client';
+import { useScope } from '../shell/scope';
+import { formatAmount } from '../ui/format';
+import { Failed, Loading } from '../ui/states';
+import { statusColor } from '../ui/StatusBadge';
+
+const CHART_COLOR: Record<string, string> = {
+  paid: 'teal.6',
+  created: 'gray.5',
+  pending: 'yellow.5',
+  processing: 'blue.5',
+  failed: 'red.6',
+  canceled: 'dark.3',
+  expired: 'gray.7',
+  trialing: 'cyan.5',
+  active: 'teal.6',
+  past_due: 'orange.6',
+};
+
+function Stat({ label, value, to, tone }: { label: string; value: string | number; to?: string; tone?: string }) {
+  return (
+    <Card withBorder padding="md">
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={700} fz={28} c={tone}>
+        {to ? (
+          <Anchor component={Link} to={to} inherit c={tone}>
+            {value}
+          </Anchor>
+        ) : (
+          value
+        )}
+      </Text>
+    </Card>
+  );
+}
+
+export default function HomePage() {
+  const scope = useScope();
+  const [days, setDays] = useState('30');
+  const summary = useQuery({
+    queryKey: ['overview', 'summary', scope.environmentId, days],
+    queryFn: () => api.overview.summary.query({ environmentId: scope.environmentId, days: Number(days) }),
+    refetchInterval: 30_000,
+  });
+  if (summary.error) return <Failed error={summary.error} />;
+  if (!summary.data) return <Loading />;
+  const data = summary.data;
+  const short = (date: string) => date.slice(5);
+  const paymentSeries = data.days.map((day) => ({ date: short(day.date), ...day.payments }));
+  const subscriptionSeries = data.days.map((day) => ({ date: short(day.date), ...day.subscriptions }));
+  const base = `/e/${scope.environmentId}`;
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          Home
+        </Title>
+        <SegmentedControl
+          aria-label="Period"
+          value={days}
+          onChange={setDays}
+          data={[
+            { value: '7', label: '7 days' },
+            { value: '30', label: '30 days' },
+            { value: '90', label: '90 days' },
+          ]}
+        />
+      </Group>
+      <SimpleGrid cols={{ base: 2, md: 4 }}>
+        <Stat label="Payments" value={data.totals.paymentCount} to={`${base}/payments`} />
+        <Stat label="Paid volume" value={formatAmount(data.totals.paidAmount, data.currency)} tone="teal.8" />
+        <Stat label="Subscriptions" value={data.totals.subscriptionCount} to={`${base}/subscriptions`} />
+        <Stat
+          label="Failed deliveries"
+          value={data.failedDeliveries}
+          to={`${base}/deliveries?status=FAILED`}
+          tone={data.failedDeliveries > 0 ? 'red.7' : undefined}
+        />
+      </SimpleGrid>
+      <Card withBorder>
+        <Title order={2} size="h4" mb="sm">
+          Payments per day, by status
+        </Title>
+        <BarChart
+          h={260}
+          data={paymentSeries}
+          dataKey="date"
+          type="stacked"
+          withLegend
+          legendProps={{ verticalAlign: 'bottom' }}
+          series={PAYMENT_STATUSES.map((status) => ({ name: status, color: CHART_COLOR[status] ?? statusColor(status) }))}
+          aria-label="Payments per day by status"
+        />
+      </Card>
+      <Card withBorder>
+        <Title order={2} size="h4" mb="sm">
+          Subscriptions per day, by status
+        </Title>
+        <BarChart
+          h={200}
+          data={subscriptionSeries}
+          dataKey="date"
+          type="stacked"
+          withLegend
+          legendProps={{ verticalAlign: 'bottom' }}
+          series={SUBSCRIPTION_STATUSES.map((status) => ({ name: status, color: CHART_COLOR[status] ?? statusColor(status) }))}
+          aria-label="Subscriptions per day by status"
+        />
+      </Card>
+    </Stack>
+  );
+}

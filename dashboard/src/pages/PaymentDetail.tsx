@@ -1,0 +1,76 @@
+/** One payment: its state, the gateway's reference, the timeline of its events and their deliveries; the simulators in sandbox. */
+import { Anchor, Breadcrumbs, Card, Group, Stack, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { FINAL_PAYMENT_STATUSES } from '../../../server/contract/enums';
+import { api } from '../api/client';
+import { useCan } from '../api/session';
+import { Facts } from '../parts/Facts';
+import { Simulators, type SimulatorAction } from '../parts/Simulators';
+import { EventTimeline } from '../parts/Timeline';
+import { useScope } from '../shell/scope';
+import { CopyValue } from '../ui/Copy';
+import { formatAmount, formatDateTime } from '../ui/format';
+import { Failed, Loading } from '../ui/states';
+import { StatusBadge } from '../ui/StatusBadge';
+
+type PaymentOutcome = 'pay' | 'decline' | 'expire';
+
+export default function PaymentDetailPage() {
+  const scope = useScope();
+  const { paymentId = '' } = useParams();
+  const canSimulate = useCan(scope.organizationId, 'develop') && scope.kind === 'sandbox';
+  const detail = useQuery({
+    queryKey: ['payments', 'get', paymentId],
+    queryFn: () => api.payments.get.query({ paymentId }),
+    // Deliveries go out in the background: the timeline follows them for a while.
+    refetchInterval: 3_000,
+  });
+  if (detail.error) return <Failed error={detail.error} />;
+  if (!detail.data) return <Loading />;
+  const { payment, events } = detail.data;
+  const final = FINAL_PAYMENT_STATUSES.includes(payment.status);
+  const actions: SimulatorAction<PaymentOutcome>[] = final
+    ? []
+    : [
+        { outcome: 'pay', label: 'Pay', color: 'teal' },
+        { outcome: 'decline', label: 'Decline', color: 'red' },
+        ...(payment.method === 'pix' ? [{ outcome: 'expire' as const, label: 'Expire', color: 'gray' }] : []),
+      ];
+  return (
+    <Stack>
+      <Breadcrumbs>
+        <Anchor component={Link} to={`/e/${scope.environmentId}/payments`}>
+          Payments
+        </Anchor>
+        <span>{payment.id}</span>
+      </Breadcrumbs>
+      <Group gap="sm">
+        <Title order={1} size="h2">
+          {formatAmount(payment.amount, payment.currency)}
+        </Title>
+        <StatusBadge status={payment.status} />
+      </Group>
+      <Card withBorder>
+        <Facts
+          items={[
+            ['Payment id', <CopyValue value={payment.id} label="payment id" />],
+            ['External id', payment.externalId],
+            ['Method', payment.method],
+            ['Gateway', payment.gateway ?? '—'],
+            ['Gateway reference', payment.gatewayRef ?? '—'],
+            ['Gateway status', payment.gatewayStatus ?? '—'],
+            ['Customer', payment.customer ? [payment.customer.name, payment.customer.email].filter(Boolean).join(' · ') || '—' : '—'],
+            ['Card', payment.card ? `${payment.card.brand} •••• ${payment.card.last4}` : '—'],
+            ['Installments', payment.installments ?? '—'],
+            ['Subscription', payment.subscriptionId ? <Anchor component={Link} to={`/e/${scope.environmentId}/subscriptions/${payment.subscriptionId}`}>{payment.subscriptionId}</Anchor> : '—'],
+            ['Created', formatDateTime(payment.createdAt)],
+            ['Updated', formatDateTime(payment.updatedAt)],
+          ]}
+        />
+      </Card>
+      {canSimulate && <Simulators actions={actions} run={(outcome) => api.simulators.payment.mutate({ paymentId: payment.id, outcome })} invalidate={[['payments'], ['overview']]} />}
+      <EventTimeline events={events} organizationId={scope.organizationId} />
+    </Stack>
+  );
+}

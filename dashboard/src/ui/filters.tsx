@@ -1,0 +1,102 @@
+/**
+ * The filter bar of the payments, subscriptions and deliveries lists. Values
+ * live in the address (?status=paid&from=2026-11-01), so a filtered list can
+ * be bookmarked, shared and comes back with the browser's Back button.
+ */
+import { Button, Group, Select, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+
+export interface FilterField {
+  name: string;
+  label: string;
+  options: readonly string[];
+}
+
+/** The filters in the address, and a setter that keeps the others. */
+export function useFilterParams() {
+  const [params, setParams] = useSearchParams();
+  const get = (name: string) => params.get(name) || undefined;
+  const set = (name: string, value: string | null | undefined) =>
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+  const clear = () => setParams(new URLSearchParams(), { replace: true });
+  return { get, set, clear, any: [...params.keys()].length > 0 };
+}
+
+/** A date input's day (local) as the instant it starts; `to` is exclusive, so the end day's next midnight. */
+export function dayRange(from: string | undefined, to: string | undefined) {
+  const start = (day: string) => new Date(`${day}T00:00:00`).toISOString();
+  const next = (day: string) => {
+    const date = new Date(`${day}T00:00:00`);
+    date.setDate(date.getDate() + 1);
+    return date.toISOString();
+  };
+  return { createdFrom: from ? start(from) : undefined, createdTo: to ? next(to) : undefined };
+}
+
+export function FilterBar({ fields, searchLabel, dates = true }: { fields: FilterField[]; searchLabel?: string; dates?: boolean }) {
+  const filters = useFilterParams();
+  const [search, setSearch] = useState(filters.get('q') ?? '');
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  useEffect(() => {
+    if ((filters.get('q') ?? '') !== debounced) filters.set('q', debounced);
+    // Only the typed value drives this: `filters` is a new object on every render.
+  }, [debounced]);
+  return (
+    <Group gap="sm" align="end" wrap="wrap" role="search" aria-label="Filters">
+      {searchLabel && (
+        <TextInput label="Search" placeholder={searchLabel} value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={{ base: '100%', sm: 240 }} />
+      )}
+      {fields.map((field) => (
+        <Select
+          key={field.name}
+          label={field.label}
+          placeholder="Any"
+          clearable
+          data={[...field.options]}
+          value={filters.get(field.name) ?? null}
+          onChange={(value) => filters.set(field.name, value)}
+          w={{ base: '47%', sm: 150 }}
+        />
+      ))}
+      {dates && (
+        <>
+          <TextInput
+            label="Created from"
+            type="date"
+            value={filters.get('from') ?? ''}
+            onChange={(e) => filters.set('from', e.currentTarget.value)}
+            w={{ base: '47%', sm: 160 }}
+          />
+          <TextInput
+            label="Created until"
+            type="date"
+            value={filters.get('to') ?? ''}
+            onChange={(e) => filters.set('to', e.currentTarget.value)}
+            w={{ base: '47%', sm: 160 }}
+          />
+        </>
+      )}
+      {filters.any && (
+        <Button
+          variant="subtle"
+          onClick={() => {
+            setSearch('');
+            filters.clear();
+          }}
+        >
+          Clear filters
+        </Button>
+      )}
+    </Group>
+  );
+}
