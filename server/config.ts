@@ -51,8 +51,11 @@ const EnvSchema = z
     RATE_LIMIT_PAYMENTS_SYNC: perMinute(DEFAULT_RATE_LIMITS.payments_sync),
     RATE_LIMIT_PAYMENTS_CANCEL: perMinute(DEFAULT_RATE_LIMITS.payments_cancel),
     RATE_LIMIT_DEFAULT: perMinute(DEFAULT_RATE_LIMITS.default),
-    /** Local development only: lets sandbox webhook endpoints use http:// and local or private addresses. Refused in production. */
-    WEBHOOK_ALLOW_LOCAL_URLS: boolFromEnv.default(false),
+    /**
+     * Local development only: lets sandbox webhook endpoints use http:// and local or private addresses. Refused in production.
+     * Unset, it is on for the embedded demo (a receiver on this machine is the only one a trial can have) and off otherwise.
+     */
+    WEBHOOK_ALLOW_LOCAL_URLS: boolFromEnv.optional(),
     /** Whole webhook delivery attempt (connect, headers); a 2xx later than this is a failure (the contract gives receivers 8 s). */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(DEFAULT_WEBHOOK_TIMEOUT_MS),
     /** Run the outbound webhook dispatcher in this process (false: an API-only node; another node delivers). */
@@ -150,7 +153,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       default: env.RATE_LIMIT_DEFAULT,
     },
     webhooks: {
-      allowLocalUrls: env.WEBHOOK_ALLOW_LOCAL_URLS,
+      allowLocalUrls: env.WEBHOOK_ALLOW_LOCAL_URLS ?? ((env.SEED_DEMO ?? !env.DATABASE_URL) && env.NODE_ENV !== 'production'),
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
       dispatcher: env.WEBHOOK_DISPATCHER,
       pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,

@@ -207,8 +207,12 @@ describe('the local-development allowance', () => {
     await local?.stop();
   });
 
-  it('is off by default and refused at start-up in production', () => {
-    expect(loadConfig({}).webhooks).toMatchObject({ allowLocalUrls: false, timeoutMs: 8000 });
+  it('is off by default outside the embedded demo, and refused at start-up in production', () => {
+    // The embedded demo (no database configured) is a trial on one machine: its receivers are local.
+    expect(loadConfig({}).webhooks).toMatchObject({ allowLocalUrls: true, timeoutMs: 8000 });
+    expect(loadConfig({ SEED_DEMO: 'false' }).webhooks.allowLocalUrls).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1:5432/test' }).webhooks.allowLocalUrls).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).webhooks.allowLocalUrls).toBe(true);
     const production = {
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://127.0.0.1:5432/test',
