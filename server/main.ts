@@ -35,9 +35,11 @@ if (demo) service.services.simulators = await startDemoGateways(service.services
 
 const where = config.database.kind === 'postgresql' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.database.dataDir ?? 'memory'}`;
 const cli = operatorCommand(service.url);
+const dashboard = `${service.services.publicUrl().replace(/\/$/, '')}/dashboard/`;
 const lines = [
   '',
   `service-payments listening on ${service.url} (${where})`,
+  demo?.dashboardUser ? `  dashboard:  ${dashboard}   log in as ${demo.dashboardUser.email} / ${demo.dashboardUser.password}` : `  dashboard:  ${dashboard}`,
   `  contract:   ${service.url}/v1/openapi.json`,
   `  reference:  ${service.url}/docs`,
 ];
@@ -47,11 +49,8 @@ if (demo) {
     `  sandbox gateways: ${Object.entries(service.services.simulators ?? {}).map(([name, sim]) => `${name} ${sim.url}`).join(', ')}`,
     `  try: curl -H "Authorization: Bearer ${demo.apiKey}" ${service.url}/v1/auth/test`,
     `  a Pix: curl -H "Authorization: Bearer ${demo.apiKey}" ${service.url}/v1/payments -d '{"amount":1990,"method":"pix","externalId":"order-1","customer":{"name":"Maria Silva","email":"maria@example.com","document":"123.456.789-09"}}'`,
-    `  then pay it: ${cli} sim pay <pay_id>`,
+    `  then pay it: ${cli} sim pay <pay_id>   (or with the Pay button on its page in the dashboard)`,
   );
-  if (demo.dashboardUser) {
-    lines.push(`  dashboard:  ${service.services.publicUrl().replace(/\/$/, '')}/dashboard/   log in as ${demo.dashboardUser.email} / ${demo.dashboardUser.password}`);
-  }
 }
 lines.push(`  operator CLI: ${cli} --help   (admin token: ${config.adminToken ? 'ADMIN_TOKEN of this service' : resolve(config.dataDir, 'admin-token')})`, '');
 // The log lines of the start (migrations) are written first, so the banner comes last.

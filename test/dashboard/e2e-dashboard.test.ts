@@ -98,13 +98,16 @@ describe.skipIf(!chromiumAvailable)('the dashboard, for a developer', () => {
     await page.getByText(receiver.url).first().waitFor();
     await expect(page.content()).resolves.not.toContain(secret);
 
-    const pix = await call(baseUrl, 'POST', '/v1/payments', { key: apiKey, body: validPayment({ externalId: 'pix-to-pay' }) });
-    expect(pix.status).toBe(201);
-
+    // The Pix comes from the sandbox's "New test payment" (the same use case as POST /v1/payments): no curl, no CLI.
     await nav('Payments');
-    await page.getByLabel('Search').fill('pix-to-pay');
-    await page.getByRole('link', { name: pix.body.id }).click();
+    await page.getByRole('button', { name: 'New test payment' }).click();
+    await page.getByLabel('External id').fill('pix-to-pay');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create test payment' }).click();
     await page.getByText('Gateway reference').waitFor();
+    const pix = { body: { id: /\/payments\/(pay_\w+)$/.exec(page.url())![1]! } };
+    // Open, it shows the code the customer pays with.
+    await page.getByRole('button', { name: 'Copy Pix code' }).waitFor();
+    expect((await call(baseUrl, 'GET', `/v1/payments/${pix.body.id}`, { key: apiKey })).body).toMatchObject({ externalId: 'pix-to-pay', status: 'pending' });
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await page.getByText('Simulated: pay.').waitFor();
     await page.getByRole('heading', { name: 'Timeline' }).waitFor();

@@ -32,6 +32,14 @@ describe('npm start on the embedded default', () => {
     const paid = await cli({ url: first.url, adminToken }, ['sim', 'pay', pix.body.id]);
     expect(paid.json.status).toBe('paid');
     expect((await call(first.url, 'GET', `/v1/payments/${pix.body.id}`, { key: first.apiKey })).body.status).toBe('paid');
+
+    // The banner's dashboard line: its address, and a demo log-in that works and sees the demo organization.
+    const [, dashboardUrl, email, password] = /dashboard: +(\S+) +log in as (\S+) \/ (\S+)/.exec(first.output()) ?? [];
+    expect(dashboardUrl).toBe(`${first.url}/dashboard/`);
+    const login = await fetch(`${first.url}/internal/trpc/auth.login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    expect(login.status).toBe(200);
+    const session = (await login.json()) as { result: { data: { memberships: { organizationId: string; role: string }[] } } };
+    expect(session.result.data.memberships).toEqual([expect.objectContaining({ organizationId: auth.body.organization.id, role: 'owner' })]);
     expect(await first.stop()).toBe(0);
 
     const second = await start();

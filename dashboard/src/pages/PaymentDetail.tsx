@@ -1,6 +1,7 @@
 /** One payment: its state, the gateway's reference, the timeline of its events and their deliveries; the simulators in sandbox. */
 import { Anchor, Breadcrumbs, Card, Group, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { FINAL_PAYMENT_STATUSES } from '../../../server/contract/enums';
 import { api } from '../api/client';
@@ -62,6 +63,11 @@ export default function PaymentDetailPage() {
             ['Gateway status', payment.gatewayStatus ?? '—'],
             ['Customer', payment.customer ? [payment.customer.name, payment.customer.email].filter(Boolean).join(' · ') || '—' : '—'],
             ['Card', payment.card ? `${payment.card.brand} •••• ${payment.card.last4}` : '—'],
+            // What the customer pays with while the payment is open: the Pix copy-and-paste code, or the hosted checkout.
+            ...(!final && payment.pix?.qrCodeText ? ([['Pix code', <CopyValue value={payment.pix.qrCodeText} label="Pix code" />]] as [string, ReactNode][]) : []),
+            ...(!final && payment.checkoutUrl
+              ? ([['Checkout', <Anchor href={payment.checkoutUrl} target="_blank" rel="noreferrer">hosted checkout page</Anchor>]] as [string, ReactNode][])
+              : []),
             ['Installments', payment.installments ?? '—'],
             ['Subscription', payment.subscriptionId ? <Anchor component={Link} to={`/e/${scope.environmentId}/subscriptions/${payment.subscriptionId}`}>{payment.subscriptionId}</Anchor> : '—'],
             ['Created', formatDateTime(payment.createdAt)],

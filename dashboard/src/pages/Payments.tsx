@@ -1,9 +1,12 @@
 /** Payments of the environment: filters, search by id or externalId, newest first, a page at a time. */
-import { Alert, Anchor, Card, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { GATEWAY_NAMES, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../../server/contract/enums';
 import { PaymentListInput } from '../../../server/admin/inputs/listing';
 import { api } from '../api/client';
+import { useCan } from '../api/session';
+import { NewTestPayment } from '../parts/NewTestPayment';
 import { useScope } from '../shell/scope';
 import { dayRange, FilterBar, useFilterParams } from '../ui/filters';
 import { formatAmount, formatDateTime } from '../ui/format';
@@ -24,11 +27,17 @@ export default function PaymentsPage() {
   });
   const filter = parsed.success ? parsed.data : null;
   const list = usePaged(['payments', 'list', filter], (cursor) => api.payments.list.query({ ...filter!, cursor }), filter !== null);
+  const canTest = useCan(scope.organizationId, 'develop') && scope.kind === 'sandbox';
+  const [creating, setCreating] = useState(false);
   return (
     <Stack>
-      <Title order={1} size="h2">
-        Payments
-      </Title>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          Payments
+        </Title>
+        {canTest && <Button onClick={() => setCreating(true)}>New test payment</Button>}
+      </Group>
+      {canTest && <NewTestPayment environmentId={scope.environmentId} opened={creating} onClose={() => setCreating(false)} />}
       <FilterBar
         searchLabel="pay_… or externalId"
         fields={[
@@ -43,7 +52,7 @@ export default function PaymentsPage() {
       ) : list.isPending && filter ? (
         <Loading />
       ) : list.items.length === 0 ? (
-        <Empty>{filters.any ? 'No payment matches these filters.' : 'No payment yet. Create one with an API key of this environment.'}</Empty>
+        <Empty>{filters.any ? 'No payment matches these filters.' : canTest ? 'No payment yet. Create a test payment, or one with an API key of this environment.' : 'No payment yet. Create one with an API key of this environment.'}</Empty>
       ) : (
         <Card withBorder p={0}>
           <Table.ScrollContainer minWidth={720}>
