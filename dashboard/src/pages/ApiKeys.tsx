@@ -3,9 +3,8 @@
  * it (at once, after a confirmation), see when it was last used, and set its
  * own requests-per-minute limits.
  */
-import { Badge, Button, Card, Group, Modal, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, NumberInput, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CreateApiKeyInput, RATE_LIMIT_BUCKET_NAMES, SetRateLimitsInput } from '../../../server/admin/inputs/keys';
@@ -14,8 +13,12 @@ import { useCan } from '../api/session';
 import { SecretOnce } from '../parts/SecretOnce';
 import { useScope } from '../shell/scope';
 import { useAction } from '../ui/action';
+import { ConfirmButton } from '../ui/ConfirmButton';
+import { DataTable } from '../ui/DataTable';
 import { formatDateTime } from '../ui/format';
-import { Empty, Failed, Loading } from '../ui/states';
+import { FormModal } from '../ui/FormModal';
+import { Loaded } from '../ui/Loaded';
+import { PageHeader } from '../ui/PageHeader';
 import { zodValidate } from '../ui/zod-form';
 
 type ApiKey = Outputs['apiKeys']['list'][number];
@@ -48,21 +51,21 @@ function LimitsModal({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: () =
     onSuccess: onClose,
   });
   return (
-    <Modal opened={apiKey !== null} onClose={onClose} title={`Limits of ${apiKey?.name ?? apiKey?.displayPrefix ?? ''}`}>
-      <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
-        <Stack>
-          <Text size="sm" c="dimmed">
-            Requests per minute for this key. Empty uses the service default.
-          </Text>
-          {RATE_LIMIT_BUCKET_NAMES.map((bucket) => (
-            <NumberInput key={bucket} label={BUCKET_LABEL[bucket]} min={1} max={1_000_000} allowDecimal={false} placeholder="default" {...form.getInputProps(bucket)} />
-          ))}
-          <Button type="submit" loading={save.isPending}>
-            Save limits
-          </Button>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal
+      opened={apiKey !== null}
+      onClose={onClose}
+      title={`Limits of ${apiKey?.name ?? apiKey?.displayPrefix ?? ''}`}
+      onSubmit={form.onSubmit((values) => save.mutate(values))}
+      submitLabel="Save limits"
+      pending={save.isPending}
+    >
+      <Text size="sm" c="dimmed">
+        Requests per minute for this key. Empty uses the service default.
+      </Text>
+      {RATE_LIMIT_BUCKET_NAMES.map((bucket) => (
+        <NumberInput key={bucket} label={BUCKET_LABEL[bucket]} min={1} max={1_000_000} allowDecimal={false} placeholder="default" {...form.getInputProps(bucket)} />
+      ))}
+    </FormModal>
   );
 }
 
@@ -85,104 +88,77 @@ export default function ApiKeysPage() {
     },
   });
   const revoke = useAction((key: ApiKey) => api.apiKeys.revoke.mutate({ apiKeyId: key.id }), { success: 'Key revoked: requests with it are refused from now on.', invalidate: [KEY] });
-  const confirmRevoke = (key: ApiKey) =>
-    modals.openConfirmModal({
-      title: `Revoke ${key.name ?? key.displayPrefix}?`,
-      children: <Text size="sm">Every request made with this key is refused at once. This cannot be undone.</Text>,
-      labels: { confirm: 'Revoke', cancel: 'Keep it' },
-      confirmProps: { color: 'red' },
-      onConfirm: () => revoke.mutate(key),
-    });
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          API keys
-        </Title>
-        {canEdit && <Button onClick={() => setCreating(true)}>Create key</Button>}
-      </Group>
-      {keys.error ? (
-        <Failed error={keys.error} />
-      ) : !keys.data ? (
-        <Loading />
-      ) : keys.data.length === 0 ? (
-        <Empty>No key yet. Create one to call the /v1 API from your server.</Empty>
-      ) : (
-        <Card withBorder p={0}>
-          <Table.ScrollContainer minWidth={720}>
-            <Table verticalSpacing="sm" aria-label="API keys">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Key</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>Last used</Table.Th>
-                  <Table.Th>Limits (per minute)</Table.Th>
-                  {canEdit && <Table.Th>Actions</Table.Th>}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {keys.data.map((key) => {
-                  const own = Object.entries(key.rateLimits ?? {});
-                  return (
-                    <Table.Tr key={key.id} c={key.revokedAt ? 'dimmed' : undefined}>
-                      <Table.Td>
-                        {key.name ?? <Text c="dimmed" span>unnamed</Text>}{' '}
-                        {key.revokedAt && (
-                          <Badge color="red" variant="light" size="sm">
-                            revoked {formatDateTime(key.revokedAt)}
-                          </Badge>
-                        )}
-                      </Table.Td>
-                      <Table.Td ff="monospace">{key.displayPrefix}…</Table.Td>
-                      <Table.Td>{formatDateTime(key.createdAt)}</Table.Td>
-                      <Table.Td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'never'}</Table.Td>
-                      <Table.Td>
-                        {own.length === 0 ? (
-                          <Text size="sm" c="dimmed">
-                            defaults
-                          </Text>
-                        ) : (
-                          own.map(([bucket, limit]) => (
-                            <Text size="xs" key={bucket}>
-                              {BUCKET_LABEL[bucket as Bucket] ?? bucket}: {String(limit)}
-                            </Text>
-                          ))
-                        )}
-                      </Table.Td>
-                      {canEdit && (
-                        <Table.Td>
-                          {!key.revokedAt && (
-                            <Group gap="xs" wrap="nowrap">
-                              <Button size="xs" variant="default" onClick={() => setLimits(key)}>
-                                Limits
-                              </Button>
-                              <Button size="xs" color="red" variant="light" onClick={() => confirmRevoke(key)} loading={revoke.isPending && revoke.variables?.id === key.id}>
-                                Revoke
-                              </Button>
-                            </Group>
-                          )}
-                        </Table.Td>
+      <PageHeader title="API keys">{canEdit && <Button onClick={() => setCreating(true)}>Create key</Button>}</PageHeader>
+      <Loaded error={keys.error} data={keys.data} empty="No key yet. Create one to call the /v1 API from your server.">
+        {(data) => (
+          <DataTable label="API keys" minWidth={720} verticalSpacing="sm" columns={['Name', 'Key', 'Created', 'Last used', 'Limits (per minute)', canEdit && 'Actions']}>
+            {data.map((key) => {
+              const own = Object.entries(key.rateLimits ?? {});
+              return (
+                <Table.Tr key={key.id} c={key.revokedAt ? 'dimmed' : undefined}>
+                  <Table.Td>
+                    {key.name ?? <Text c="dimmed" span>unnamed</Text>}{' '}
+                    {key.revokedAt && (
+                      <Badge color="red" variant="light" size="sm">
+                        revoked {formatDateTime(key.revokedAt)}
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td ff="monospace">{key.displayPrefix}…</Table.Td>
+                  <Table.Td>{formatDateTime(key.createdAt)}</Table.Td>
+                  <Table.Td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'never'}</Table.Td>
+                  <Table.Td>
+                    {own.length === 0 ? (
+                      <Text size="sm" c="dimmed">
+                        defaults
+                      </Text>
+                    ) : (
+                      own.map(([bucket, limit]) => (
+                        <Text size="xs" key={bucket}>
+                          {BUCKET_LABEL[bucket as Bucket] ?? bucket}: {String(limit)}
+                        </Text>
+                      ))
+                    )}
+                  </Table.Td>
+                  {canEdit && (
+                    <Table.Td>
+                      {!key.revokedAt && (
+                        <Group gap="xs" wrap="nowrap">
+                          <Button size="xs" variant="default" onClick={() => setLimits(key)}>
+                            Limits
+                          </Button>
+                          <ConfirmButton
+                            size="xs"
+                            color="red"
+                            variant="light"
+                            loading={revoke.isPending && revoke.variables?.id === key.id}
+                            confirm={{
+                              title: `Revoke ${key.name ?? key.displayPrefix}?`,
+                              message: 'Every request made with this key is refused at once. This cannot be undone.',
+                              confirmLabel: 'Revoke',
+                              cancelLabel: 'Keep it',
+                              danger: true,
+                            }}
+                            onConfirm={() => revoke.mutate(key)}
+                          >
+                            Revoke
+                          </ConfirmButton>
+                        </Group>
                       )}
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Card>
-      )}
-      <Modal opened={creating} onClose={() => setCreating(false)} title="Create an API key">
-        <form onSubmit={form.onSubmit((values) => create.mutate(values))} noValidate>
-          <Stack>
-            <TextInput label="Name" description="What uses it, e.g. checkout-server." data-autofocus {...form.getInputProps('name')} />
-            <Button type="submit" loading={create.isPending}>
-              Create key
-            </Button>
-          </Stack>
-        </form>
-      </Modal>
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              );
+            })}
+          </DataTable>
+        )}
+      </Loaded>
+      <FormModal opened={creating} onClose={() => setCreating(false)} title="Create an API key" onSubmit={form.onSubmit((values) => create.mutate(values))} submitLabel="Create key" pending={create.isPending}>
+        <TextInput label="Name" description="What uses it, e.g. checkout-server." data-autofocus {...form.getInputProps('name')} />
+      </FormModal>
       <LimitsModal key={limits?.id ?? 'none'} apiKey={limits} onClose={() => setLimits(null)} />
       <SecretOnce secret={secret} title="Your new API key" label="API key" onClose={() => setSecret(null)}>
         <Text size="sm">

@@ -3,7 +3,7 @@
  * shown once), change its URL and events, turn it off and on, rotate its
  * secret with an overlap the receiver chooses.
  */
-import { Anchor, Badge, Button, Card, Group, Modal, MultiSelect, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Modal, MultiSelect, Select, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -15,8 +15,11 @@ import { useCan } from '../api/session';
 import { SecretOnce } from '../parts/SecretOnce';
 import { useScope } from '../shell/scope';
 import { useAction } from '../ui/action';
+import { DataTable } from '../ui/DataTable';
 import { formatDateTime } from '../ui/format';
-import { Empty, Failed, Loading } from '../ui/states';
+import { Loaded } from '../ui/Loaded';
+import { PageHeader } from '../ui/PageHeader';
+import { SubmitForm } from '../ui/SubmitForm';
 import { zodValidate } from '../ui/zod-form';
 
 type Endpoint = Outputs['webhooks']['listEndpoints'][number];
@@ -31,23 +34,18 @@ const KEY = ['webhooks', 'listEndpoints'];
 function EndpointForm({ initial, submitLabel, pending, validate, onSubmit }: { initial: EndpointValues; submitLabel: string; pending: boolean; validate: (values: EndpointValues) => FormErrors; onSubmit: (values: EndpointValues) => void }) {
   const form = useForm<EndpointValues>({ initialValues: initial, validate });
   return (
-    <form onSubmit={form.onSubmit(onSubmit)} noValidate>
-      <Stack>
-        <TextInput label="URL" placeholder="https://example.com/webhooks/payments" required data-autofocus {...form.getInputProps('url')} />
-        <MultiSelect
-          label="Events"
-          description="Leave empty to receive every event type."
-          data={[...WEBHOOK_EVENT_TYPES]}
-          searchable
-          clearable
-          {...form.getInputProps('enabledEvents')}
-        />
-        <TextInput label="Description" placeholder="Optional" {...form.getInputProps('description')} />
-        <Button type="submit" loading={pending}>
-          {submitLabel}
-        </Button>
-      </Stack>
-    </form>
+    <SubmitForm onSubmit={form.onSubmit(onSubmit)} submitLabel={submitLabel} pending={pending}>
+      <TextInput label="URL" placeholder="https://example.com/webhooks/payments" required data-autofocus {...form.getInputProps('url')} />
+      <MultiSelect
+        label="Events"
+        description="Leave empty to receive every event type."
+        data={[...WEBHOOK_EVENT_TYPES]}
+        searchable
+        clearable
+        {...form.getInputProps('enabledEvents')}
+      />
+      <TextInput label="Description" placeholder="Optional" {...form.getInputProps('description')} />
+    </SubmitForm>
   );
 }
 
@@ -110,100 +108,76 @@ export default function EndpointsPage() {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          Webhook endpoints
-        </Title>
-        {canEdit && <Button onClick={() => setCreating(true)}>Add endpoint</Button>}
-      </Group>
-      {endpoints.error ? (
-        <Failed error={endpoints.error} />
-      ) : !endpoints.data ? (
-        <Loading />
-      ) : endpoints.data.length === 0 ? (
-        <Empty>No endpoint yet: events of this environment are not sent anywhere.</Empty>
-      ) : (
-        <Card withBorder p={0}>
-          <Table.ScrollContainer minWidth={720}>
-            <Table verticalSpacing="sm" aria-label="Webhook endpoints">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>URL</Table.Th>
-                  <Table.Th>Events</Table.Th>
-                  <Table.Th>Secret</Table.Th>
-                  <Table.Th>Enabled</Table.Th>
-                  {canEdit && <Table.Th>Actions</Table.Th>}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {endpoints.data.map((endpoint) => (
-                  <Table.Tr key={endpoint.id}>
-                    <Table.Td>
-                      <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
-                        {endpoint.url}
-                      </Text>
-                      {endpoint.description && (
-                        <Text size="xs" c="dimmed">
-                          {endpoint.description}
-                        </Text>
-                      )}
-                      <Anchor component={Link} to={`/e/${scope.environmentId}/deliveries?endpoint=${endpoint.id}`} size="xs">
-                        Deliveries
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>
-                      {endpoint.enabledEvents.length === 0 ? (
-                        <Badge variant="light">all events</Badge>
-                      ) : (
-                        <Group gap={4}>
-                          {endpoint.enabledEvents.map((type) => (
-                            <Badge key={type} variant="outline" size="sm">
-                              {type}
-                            </Badge>
-                          ))}
-                        </Group>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="xs" ff="monospace">
-                        {endpoint.secretFingerprint}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {endpoint.secretRotatedAt ? `rotated ${formatDateTime(endpoint.secretRotatedAt)}` : `since ${formatDateTime(endpoint.createdAt)}`}
-                      </Text>
-                      {endpoint.previousSecret && (
-                        <Text size="xs" c="orange.8">
-                          old secret signs until {formatDateTime(endpoint.previousSecret.expiresAt)}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Switch
-                        checked={endpoint.enabled}
-                        disabled={!canEdit || (update.isPending && update.variables?.endpointId === endpoint.id)}
-                        onChange={(e) => update.mutate({ endpointId: endpoint.id, enabled: e.currentTarget.checked })}
-                        aria-label={`${endpoint.enabled ? 'Disable' : 'Enable'} ${endpoint.url}`}
-                      />
-                    </Table.Td>
-                    {canEdit && (
-                      <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
-                          <Button size="xs" variant="default" onClick={() => setEditing(endpoint)}>
-                            Edit
-                          </Button>
-                          <Button size="xs" variant="light" color="orange" onClick={() => setRotating(endpoint)}>
-                            Rotate secret
-                          </Button>
-                        </Group>
-                      </Table.Td>
-                    )}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Card>
-      )}
+      <PageHeader title="Webhook endpoints">{canEdit && <Button onClick={() => setCreating(true)}>Add endpoint</Button>}</PageHeader>
+      <Loaded error={endpoints.error} data={endpoints.data} empty="No endpoint yet: events of this environment are not sent anywhere.">
+        {(data) => (
+          <DataTable label="Webhook endpoints" minWidth={720} verticalSpacing="sm" columns={['URL', 'Events', 'Secret', 'Enabled', canEdit && 'Actions']}>
+            {data.map((endpoint) => (
+              <Table.Tr key={endpoint.id}>
+                <Table.Td>
+                  <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+                    {endpoint.url}
+                  </Text>
+                  {endpoint.description && (
+                    <Text size="xs" c="dimmed">
+                      {endpoint.description}
+                    </Text>
+                  )}
+                  <Anchor component={Link} to={`/e/${scope.environmentId}/deliveries?endpoint=${endpoint.id}`} size="xs">
+                    Deliveries
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>
+                  {endpoint.enabledEvents.length === 0 ? (
+                    <Badge variant="light">all events</Badge>
+                  ) : (
+                    <Group gap={4}>
+                      {endpoint.enabledEvents.map((type) => (
+                        <Badge key={type} variant="outline" size="sm">
+                          {type}
+                        </Badge>
+                      ))}
+                    </Group>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="xs" ff="monospace">
+                    {endpoint.secretFingerprint}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {endpoint.secretRotatedAt ? `rotated ${formatDateTime(endpoint.secretRotatedAt)}` : `since ${formatDateTime(endpoint.createdAt)}`}
+                  </Text>
+                  {endpoint.previousSecret && (
+                    <Text size="xs" c="orange.8">
+                      old secret signs until {formatDateTime(endpoint.previousSecret.expiresAt)}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Switch
+                    checked={endpoint.enabled}
+                    disabled={!canEdit || (update.isPending && update.variables?.endpointId === endpoint.id)}
+                    onChange={(e) => update.mutate({ endpointId: endpoint.id, enabled: e.currentTarget.checked })}
+                    aria-label={`${endpoint.enabled ? 'Disable' : 'Enable'} ${endpoint.url}`}
+                  />
+                </Table.Td>
+                {canEdit && (
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      <Button size="xs" variant="default" onClick={() => setEditing(endpoint)}>
+                        Edit
+                      </Button>
+                      <Button size="xs" variant="light" color="orange" onClick={() => setRotating(endpoint)}>
+                        Rotate secret
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                )}
+              </Table.Tr>
+            ))}
+          </DataTable>
+        )}
+      </Loaded>
 
       <Modal opened={creating} onClose={() => setCreating(false)} title="Add a webhook endpoint" size="lg">
         <EndpointForm

@@ -4,7 +4,7 @@
  * a change replaces them whole. Each account shows the inbound webhook URL
  * to give the gateway. Routing picks the gateway per method.
  */
-import { ActionIcon, Badge, Button, Card, Group, Modal, PasswordInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Group, PasswordInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -16,6 +16,7 @@ import { useScope } from '../shell/scope';
 import { useAction } from '../ui/action';
 import { CopyValue } from '../ui/Copy';
 import { formatDateTime } from '../ui/format';
+import { FormModal } from '../ui/FormModal';
 import { Failed, Loading } from '../ui/states';
 import { zodValidate } from '../ui/zod-form';
 
@@ -47,40 +48,33 @@ function ConfigureModal({ gateway, environmentId, baseUrl, fields, onClose }: { 
     onSuccess: onClose,
   });
   return (
-    <Modal opened={gateway !== null} onClose={onClose} title={`Configure ${gateway}`} size="lg">
-      <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
-        <Stack>
-          <TextInput label="Base URL" placeholder="https://api.gateway.example" required {...form.getInputProps('baseUrl')} />
-          <Text size="sm" fw={500}>
-            Credentials
-          </Text>
-          <Text size="xs" c="dimmed" mt={-12}>
-            Write-only: sealed at rest and never shown again. Saving replaces every credential field.
-          </Text>
-          {form.errors.credentials && (
-            <Text size="xs" c="red">
-              {form.errors.credentials}
-            </Text>
-          )}
-          {form.values.credentials.map((_, index) => (
-            <Group key={index} align="end" wrap="nowrap">
-              <TextInput label="Field" placeholder="apiKey" style={{ flex: 1 }} {...form.getInputProps(`credentials.${index}.name`)} />
-              <PasswordInput label="Value" autoComplete="off" style={{ flex: 2 }} {...form.getInputProps(`credentials.${index}.value`)} />
-              <ActionIcon variant="subtle" color="red" size="lg" aria-label="Remove this field" onClick={() => form.removeListItem('credentials', index)}>
-                ×
-              </ActionIcon>
-            </Group>
-          ))}
-          <Button variant="subtle" onClick={() => form.insertListItem('credentials', { name: '', value: '' })} w="fit-content">
-            Add a field
-          </Button>
-          <Switch label="Enabled" {...form.getInputProps('enabled', { type: 'checkbox' })} />
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal opened={gateway !== null} onClose={onClose} title={`Configure ${gateway}`} size="lg" onSubmit={form.onSubmit((values) => save.mutate(values))} submitLabel="Save" pending={save.isPending}>
+      <TextInput label="Base URL" placeholder="https://api.gateway.example" required {...form.getInputProps('baseUrl')} />
+      <Text size="sm" fw={500}>
+        Credentials
+      </Text>
+      <Text size="xs" c="dimmed" mt={-12}>
+        Write-only: sealed at rest and never shown again. Saving replaces every credential field.
+      </Text>
+      {form.errors.credentials && (
+        <Text size="xs" c="red">
+          {form.errors.credentials}
+        </Text>
+      )}
+      {form.values.credentials.map((_, index) => (
+        <Group key={index} align="end" wrap="nowrap">
+          <TextInput label="Field" placeholder="apiKey" style={{ flex: 1 }} {...form.getInputProps(`credentials.${index}.name`)} />
+          <PasswordInput label="Value" autoComplete="off" style={{ flex: 2 }} {...form.getInputProps(`credentials.${index}.value`)} />
+          <ActionIcon variant="subtle" color="red" size="lg" aria-label="Remove this field" onClick={() => form.removeListItem('credentials', index)}>
+            ×
+          </ActionIcon>
+        </Group>
+      ))}
+      <Button variant="subtle" onClick={() => form.insertListItem('credentials', { name: '', value: '' })} w="fit-content">
+        Add a field
+      </Button>
+      <Switch label="Enabled" {...form.getInputProps('enabled', { type: 'checkbox' })} />
+    </FormModal>
   );
 }
 

@@ -1,29 +1,15 @@
 /** Home: payments and subscriptions created per day, by status, and the deliveries that failed. */
-import '@mantine/charts/styles.css';
-import { BarChart } from '@mantine/charts';
-import { Anchor, Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Card, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { PAYMENT_STATUSES, SUBSCRIPTION_STATUSES } from '../../../server/contract/enums';
 import { api } from '../api/client';
+import { StatusBarChart } from '../parts/StatusBarChart';
 import { useScope } from '../shell/scope';
 import { formatAmount } from '../ui/format';
+import { PageHeader } from '../ui/PageHeader';
 import { Failed, Loading } from '../ui/states';
-import { statusColor } from '../ui/StatusBadge';
-
-const CHART_COLOR: Record<string, string> = {
-  paid: 'teal.6',
-  created: 'gray.5',
-  pending: 'yellow.5',
-  processing: 'blue.5',
-  failed: 'red.6',
-  canceled: 'dark.3',
-  expired: 'gray.7',
-  trialing: 'cyan.5',
-  active: 'teal.6',
-  past_due: 'orange.6',
-};
 
 function Stat({ label, value, to, tone }: { label: string; value: string | number; to?: string; tone?: string }) {
   return (
@@ -61,10 +47,7 @@ export default function HomePage() {
   const base = `/e/${scope.environmentId}`;
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          Home
-        </Title>
+      <PageHeader title="Home">
         <SegmentedControl
           aria-label="Period"
           value={days}
@@ -75,7 +58,7 @@ export default function HomePage() {
             { value: '90', label: '90 days' },
           ]}
         />
-      </Group>
+      </PageHeader>
       <SimpleGrid cols={{ base: 2, md: 4 }}>
         <Stat label="Payments" value={data.totals.paymentCount} to={`${base}/payments`} />
         <Stat label="Paid volume" value={formatAmount(data.totals.paidAmount, data.currency)} tone="teal.8" />
@@ -87,36 +70,8 @@ export default function HomePage() {
           tone={data.failedDeliveries > 0 ? 'red.7' : undefined}
         />
       </SimpleGrid>
-      <Card withBorder>
-        <Title order={2} size="h4" mb="sm">
-          Payments per day, by status
-        </Title>
-        <BarChart
-          h={260}
-          data={paymentSeries}
-          dataKey="date"
-          type="stacked"
-          withLegend
-          legendProps={{ verticalAlign: 'bottom' }}
-          series={PAYMENT_STATUSES.map((status) => ({ name: status, color: CHART_COLOR[status] ?? statusColor(status) }))}
-          aria-label="Payments per day by status"
-        />
-      </Card>
-      <Card withBorder>
-        <Title order={2} size="h4" mb="sm">
-          Subscriptions per day, by status
-        </Title>
-        <BarChart
-          h={200}
-          data={subscriptionSeries}
-          dataKey="date"
-          type="stacked"
-          withLegend
-          legendProps={{ verticalAlign: 'bottom' }}
-          series={SUBSCRIPTION_STATUSES.map((status) => ({ name: status, color: CHART_COLOR[status] ?? statusColor(status) }))}
-          aria-label="Subscriptions per day by status"
-        />
-      </Card>
+      <StatusBarChart title="Payments per day, by status" label="Payments per day by status" statuses={PAYMENT_STATUSES} data={paymentSeries} height={260} />
+      <StatusBarChart title="Subscriptions per day, by status" label="Subscriptions per day by status" statuses={SUBSCRIPTION_STATUSES} data={subscriptionSeries} height={200} />
     </Stack>
   );
 }

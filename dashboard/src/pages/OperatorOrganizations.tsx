@@ -1,6 +1,6 @@
 /** Platform operators: every organization, created here, with its billing state and monthly quota. */
-import { Alert, Button, Card, Group, Modal, NumberInput, Select, Stack, Table, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Alert, Button, NumberInput, Select, Stack, Table, TextInput } from '@mantine/core';
+import { useForm, type UseFormReturnType } from '@mantine/form';
 import { useState } from 'react';
 import { BILLING_STATUSES } from '../../../server/contract/enums';
 import { CreateOrganizationInput, SetBillingInput } from '../../../server/admin/inputs/tenancy';
@@ -8,7 +8,10 @@ import { api, type Outputs } from '../api/client';
 import { useSession } from '../api/session';
 import { useTenancy } from '../shell/scope';
 import { useAction } from '../ui/action';
+import { DataTable } from '../ui/DataTable';
 import { formatDate } from '../ui/format';
+import { FormModal } from '../ui/FormModal';
+import { PageHeader } from '../ui/PageHeader';
 import { Failed, Loading } from '../ui/states';
 import { StatusBadge } from '../ui/StatusBadge';
 import { zodValidate } from '../ui/zod-form';
@@ -23,6 +26,16 @@ interface Values {
 
 const limitOf = (value: number | string) => (value === '' ? null : Number(value));
 
+/** The billing state and quota inputs, alike when creating an organization and when changing its billing. */
+function BillingFields({ form }: { form: UseFormReturnType<Values> }) {
+  return (
+    <>
+      <Select label="Billing state" data={[...BILLING_STATUSES]} allowDeselect={false} {...form.getInputProps('billingStatus')} />
+      <NumberInput label="Monthly transaction quota" description="Empty: no quota." min={0} allowDecimal={false} {...form.getInputProps('monthlyTxLimit')} />
+    </>
+  );
+}
+
 function BillingModal({ organization, onClose }: { organization: Organization; onClose: () => void }) {
   const toInput = (values: Values) => ({ organizationId: organization.id, billingStatus: values.billingStatus as Billing, monthlyTxLimit: limitOf(values.monthlyTxLimit) });
   const form = useForm<Values>({
@@ -31,17 +44,9 @@ function BillingModal({ organization, onClose }: { organization: Organization; o
   });
   const save = useAction((values: Values) => api.organizations.setBilling.mutate(toInput(values)), { success: 'Billing saved.', invalidate: [['organizations']], onSuccess: onClose });
   return (
-    <Modal opened onClose={onClose} title={`Billing of ${organization.name}`}>
-      <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
-        <Stack>
-          <Select label="Billing state" data={[...BILLING_STATUSES]} allowDeselect={false} {...form.getInputProps('billingStatus')} />
-          <NumberInput label="Monthly transaction quota" description="Empty: no quota." min={0} allowDecimal={false} {...form.getInputProps('monthlyTxLimit')} />
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal opened onClose={onClose} title={`Billing of ${organization.name}`} onSubmit={form.onSubmit((values) => save.mutate(values))} submitLabel="Save" pending={save.isPending}>
+      <BillingFields form={form} />
+    </FormModal>
   );
 }
 
@@ -65,58 +70,31 @@ export default function OperatorOrganizationsPage() {
   if (tenancy.isPending) return <Loading />;
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          Organizations
-        </Title>
+      <PageHeader title="Organizations">
         <Button onClick={() => setCreating(true)}>Create organization</Button>
-      </Group>
-      <Card withBorder p={0}>
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing="sm" aria-label="Organizations">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Billing</Table.Th>
-                <Table.Th>Quota</Table.Th>
-                <Table.Th>Projects</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>Actions</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {tenancy.organizations.map((organization) => (
-                <Table.Tr key={organization.id}>
-                  <Table.Td>{organization.name}</Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={organization.billingStatus} />
-                  </Table.Td>
-                  <Table.Td>{organization.monthlyTxLimit ?? 'none'}</Table.Td>
-                  <Table.Td>{tenancy.projects.filter((p) => p.organizationId === organization.id).length}</Table.Td>
-                  <Table.Td>{formatDate(organization.createdAt)}</Table.Td>
-                  <Table.Td>
-                    <Button size="xs" variant="default" onClick={() => setEditing(organization)}>
-                      Billing
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Card>
-      <Modal opened={creating} onClose={() => setCreating(false)} title="Create an organization">
-        <form onSubmit={form.onSubmit((values) => create.mutate(values))} noValidate>
-          <Stack>
-            <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
-            <Select label="Billing state" data={[...BILLING_STATUSES]} allowDeselect={false} {...form.getInputProps('billingStatus')} />
-            <NumberInput label="Monthly transaction quota" description="Empty: no quota." min={0} allowDecimal={false} {...form.getInputProps('monthlyTxLimit')} />
-            <Button type="submit" loading={create.isPending}>
-              Create
-            </Button>
-          </Stack>
-        </form>
-      </Modal>
+      </PageHeader>
+      <DataTable label="Organizations" minWidth={560} verticalSpacing="sm" columns={['Name', 'Billing', 'Quota', 'Projects', 'Created', 'Actions']}>
+        {tenancy.organizations.map((organization) => (
+          <Table.Tr key={organization.id}>
+            <Table.Td>{organization.name}</Table.Td>
+            <Table.Td>
+              <StatusBadge status={organization.billingStatus} />
+            </Table.Td>
+            <Table.Td>{organization.monthlyTxLimit ?? 'none'}</Table.Td>
+            <Table.Td>{tenancy.projects.filter((p) => p.organizationId === organization.id).length}</Table.Td>
+            <Table.Td>{formatDate(organization.createdAt)}</Table.Td>
+            <Table.Td>
+              <Button size="xs" variant="default" onClick={() => setEditing(organization)}>
+                Billing
+              </Button>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </DataTable>
+      <FormModal opened={creating} onClose={() => setCreating(false)} title="Create an organization" onSubmit={form.onSubmit((values) => create.mutate(values))} submitLabel="Create" pending={create.isPending}>
+        <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
+        <BillingFields form={form} />
+      </FormModal>
       {editing && <BillingModal key={editing.id} organization={editing} onClose={() => setEditing(null)} />}
     </Stack>
   );

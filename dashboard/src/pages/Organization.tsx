@@ -5,7 +5,6 @@
  */
 import { Badge, Button, Card, Group, Modal, Progress, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { MEMBER_ROLES } from '../../../server/contract/people';
@@ -14,8 +13,12 @@ import { api } from '../api/client';
 import { useCan, useSession } from '../api/session';
 import { resolveScope, useScope, useTenancy } from '../shell/scope';
 import { useAction } from '../ui/action';
+import { ConfirmButton } from '../ui/ConfirmButton';
 import { CopyValue } from '../ui/Copy';
+import { DataTable } from '../ui/DataTable';
 import { formatDate, formatDateTime } from '../ui/format';
+import { FormModal } from '../ui/FormModal';
+import { Loaded } from '../ui/Loaded';
 import { Failed, Loading } from '../ui/states';
 import { StatusBadge } from '../ui/StatusBadge';
 import { zodValidate } from '../ui/zod-form';
@@ -107,112 +110,84 @@ export default function OrganizationPage() {
           </Title>
           {isOwner && <Button onClick={() => setInviting(true)}>Invite</Button>}
         </Group>
-        {members.error ? (
-          <Failed error={members.error} />
-        ) : !members.data ? (
-          <Loading />
-        ) : (
-          <Table.ScrollContainer minWidth={560}>
-            <Table verticalSpacing="sm" aria-label="Members">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>E-mail</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>Since</Table.Th>
-                  {isOwner && <Table.Th>Actions</Table.Th>}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {members.data.members.map((member) => (
-                  <Table.Tr key={member.userId}>
-                    <Table.Td>
-                      {member.email} {member.userId === session.user.id && <Badge size="xs">you</Badge>}
-                    </Table.Td>
-                    <Table.Td>
-                      {isOwner ? (
-                        <Select
-                          aria-label={`Role of ${member.email}`}
-                          data={MEMBER_ROLES.map((role) => ({ value: role, label: role }))}
-                          value={member.role}
-                          allowDeselect={false}
-                          disabled={setRole.isPending}
-                          onChange={(role) => role && role !== member.role && setRole.mutate({ userId: member.userId, role: role as Role })}
-                          w={140}
-                        />
-                      ) : (
-                        <Text size="sm" title={ROLE_HELP[member.role as Role]}>
-                          {member.role}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>{formatDate(member.joinedAt)}</Table.Td>
-                    {isOwner && (
-                      <Table.Td>
-                        <Button
-                          size="xs"
-                          color="red"
-                          variant="light"
-                          loading={remove.isPending && remove.variables === member.userId}
-                          onClick={() =>
-                            modals.openConfirmModal({
-                              title: `Remove ${member.email}?`,
-                              children: <Text size="sm">They lose access to this organization at once.</Text>,
-                              labels: { confirm: 'Remove', cancel: 'Cancel' },
-                              confirmProps: { color: 'red' },
-                              onConfirm: () => remove.mutate(member.userId),
-                            })
-                          }
-                        >
-                          Remove
-                        </Button>
-                      </Table.Td>
-                    )}
-                  </Table.Tr>
-                ))}
-                {members.data.invitations.map((invitation) => (
-                  <Table.Tr key={invitation.id}>
-                    <Table.Td>
-                      {invitation.email}{' '}
-                      <Badge size="xs" color="yellow" variant="light">
-                        invited
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{invitation.role}</Table.Td>
-                    <Table.Td>
-                      <Text size="xs" c="dimmed">
-                        expires {formatDateTime(invitation.expiresAt)}
+        <Loaded error={members.error} data={members.data}>
+          {(data) => (
+            <DataTable bare label="Members" minWidth={560} verticalSpacing="sm" columns={['E-mail', 'Role', 'Since', isOwner && 'Actions']}>
+              {data.members.map((member) => (
+                <Table.Tr key={member.userId}>
+                  <Table.Td>
+                    {member.email} {member.userId === session.user.id && <Badge size="xs">you</Badge>}
+                  </Table.Td>
+                  <Table.Td>
+                    {isOwner ? (
+                      <Select
+                        aria-label={`Role of ${member.email}`}
+                        data={MEMBER_ROLES.map((role) => ({ value: role, label: role }))}
+                        value={member.role}
+                        allowDeselect={false}
+                        disabled={setRole.isPending}
+                        onChange={(role) => role && role !== member.role && setRole.mutate({ userId: member.userId, role: role as Role })}
+                        w={140}
+                      />
+                    ) : (
+                      <Text size="sm" title={ROLE_HELP[member.role as Role]}>
+                        {member.role}
                       </Text>
-                    </Table.Td>
-                    {isOwner && (
-                      <Table.Td>
-                        <Button size="xs" variant="default" loading={revokeInvitation.isPending && revokeInvitation.variables === invitation.id} onClick={() => revokeInvitation.mutate(invitation.id)}>
-                          Revoke
-                        </Button>
-                      </Table.Td>
                     )}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+                  </Table.Td>
+                  <Table.Td>{formatDate(member.joinedAt)}</Table.Td>
+                  {isOwner && (
+                    <Table.Td>
+                      <ConfirmButton
+                        size="xs"
+                        color="red"
+                        variant="light"
+                        loading={remove.isPending && remove.variables === member.userId}
+                        confirm={{ title: `Remove ${member.email}?`, message: 'They lose access to this organization at once.', confirmLabel: 'Remove', danger: true }}
+                        onConfirm={() => remove.mutate(member.userId)}
+                      >
+                        Remove
+                      </ConfirmButton>
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              ))}
+              {data.invitations.map((invitation) => (
+                <Table.Tr key={invitation.id}>
+                  <Table.Td>
+                    {invitation.email}{' '}
+                    <Badge size="xs" color="yellow" variant="light">
+                      invited
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{invitation.role}</Table.Td>
+                  <Table.Td>
+                    <Text size="xs" c="dimmed">
+                      expires {formatDateTime(invitation.expiresAt)}
+                    </Text>
+                  </Table.Td>
+                  {isOwner && (
+                    <Table.Td>
+                      <Button size="xs" variant="default" loading={revokeInvitation.isPending && revokeInvitation.variables === invitation.id} onClick={() => revokeInvitation.mutate(invitation.id)}>
+                        Revoke
+                      </Button>
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              ))}
+            </DataTable>
+          )}
+        </Loaded>
       </Card>
-      <Modal opened={inviting} onClose={() => setInviting(false)} title="Invite a member">
-        <form onSubmit={form.onSubmit((values) => invite.mutate(values))} noValidate>
-          <Stack>
-            <TextInput label="E-mail" type="email" required data-autofocus {...form.getInputProps('email')} />
-            <Select
-              label="Role"
-              allowDeselect={false}
-              data={MEMBER_ROLES.map((role) => ({ value: role, label: `${role} — ${ROLE_HELP[role]}` }))}
-              {...form.getInputProps('role')}
-            />
-            <Button type="submit" loading={invite.isPending}>
-              Invite
-            </Button>
-          </Stack>
-        </form>
-      </Modal>
+      <FormModal opened={inviting} onClose={() => setInviting(false)} title="Invite a member" onSubmit={form.onSubmit((values) => invite.mutate(values))} submitLabel="Invite" pending={invite.isPending}>
+        <TextInput label="E-mail" type="email" required data-autofocus {...form.getInputProps('email')} />
+        <Select
+          label="Role"
+          allowDeselect={false}
+          data={MEMBER_ROLES.map((role) => ({ value: role, label: `${role} — ${ROLE_HELP[role]}` }))}
+          {...form.getInputProps('role')}
+        />
+      </FormModal>
       <Modal opened={link !== null} onClose={() => setLink(null)} title="Invitation link" size="lg">
         <Stack>
           <Text size="sm">Send this link to the person; it is shown only now. Whoever opens it picks a password and joins.</Text>

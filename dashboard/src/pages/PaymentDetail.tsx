@@ -1,26 +1,26 @@
 /** One payment: its state, the gateway's reference, the timeline of its events and their deliveries; the simulators in sandbox. */
-import { Anchor, Breadcrumbs, Card, Group, Stack, Title } from '@mantine/core';
+import { Anchor, Card, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { FINAL_PAYMENT_STATUSES } from '../../../server/contract/enums';
 import { api } from '../api/client';
-import { useCan } from '../api/session';
+import { DetailHeader } from '../parts/DetailHeader';
 import { Facts } from '../parts/Facts';
+import { useSandboxAccess } from '../parts/sandbox-access';
 import { Simulators, type SimulatorAction } from '../parts/Simulators';
 import { EventTimeline } from '../parts/Timeline';
 import { useScope } from '../shell/scope';
 import { CopyValue } from '../ui/Copy';
 import { formatAmount, formatDateTime } from '../ui/format';
 import { Failed, Loading } from '../ui/states';
-import { StatusBadge } from '../ui/StatusBadge';
 
 type PaymentOutcome = 'pay' | 'decline' | 'expire';
 
 export default function PaymentDetailPage() {
   const scope = useScope();
   const { paymentId = '' } = useParams();
-  const canSimulate = useCan(scope.organizationId, 'develop') && scope.kind === 'sandbox';
+  const canSimulate = useSandboxAccess();
   const detail = useQuery({
     queryKey: ['payments', 'get', paymentId],
     queryFn: () => api.payments.get.query({ paymentId }),
@@ -40,18 +40,7 @@ export default function PaymentDetailPage() {
       ];
   return (
     <Stack>
-      <Breadcrumbs>
-        <Anchor component={Link} to={`/e/${scope.environmentId}/payments`}>
-          Payments
-        </Anchor>
-        <span>{payment.id}</span>
-      </Breadcrumbs>
-      <Group gap="sm">
-        <Title order={1} size="h2">
-          {formatAmount(payment.amount, payment.currency)}
-        </Title>
-        <StatusBadge status={payment.status} />
-      </Group>
+      <DetailHeader list="Payments" listTo={`/e/${scope.environmentId}/payments`} id={payment.id} title={formatAmount(payment.amount, payment.currency)} status={payment.status} />
       <Card withBorder>
         <Facts
           items={[

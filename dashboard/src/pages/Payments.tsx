@@ -1,42 +1,40 @@
 /** Payments of the environment: filters, search by id or externalId, newest first, a page at a time. */
-import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { GATEWAY_NAMES, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../../server/contract/enums';
 import { PaymentListInput } from '../../../server/admin/inputs/listing';
 import { api } from '../api/client';
-import { useCan } from '../api/session';
 import { NewTestPayment } from '../parts/NewTestPayment';
+import { useSandboxAccess } from '../parts/sandbox-access';
+import { SummaryCells } from '../parts/SummaryCells';
 import { useScope } from '../shell/scope';
 import { dayRange, FilterBar, useFilterParams } from '../ui/filters';
-import { formatAmount, formatDateTime } from '../ui/format';
-import { LoadMore, usePaged } from '../ui/paged';
-import { Empty, Failed, Loading } from '../ui/states';
-import { StatusBadge } from '../ui/StatusBadge';
+import { formatDateTime } from '../ui/format';
+import { useFilteredPages } from '../ui/filtered-pages';
+import { PagedTable } from '../ui/PagedTable';
+import { PageHeader } from '../ui/PageHeader';
 
 export default function PaymentsPage() {
   const scope = useScope();
   const filters = useFilterParams();
-  const parsed = PaymentListInput.safeParse({
-    environmentId: scope.environmentId,
-    status: filters.get('status'),
-    method: filters.get('method'),
-    gateway: filters.get('gateway'),
-    search: filters.get('q'),
-    ...dayRange(filters.get('from'), filters.get('to')),
-  });
-  const filter = parsed.success ? parsed.data : null;
-  const list = usePaged(['payments', 'list', filter], (cursor) => api.payments.list.query({ ...filter!, cursor }), filter !== null);
-  const canTest = useCan(scope.organizationId, 'develop') && scope.kind === 'sandbox';
+  const list = useFilteredPages(
+    PaymentListInput,
+    {
+      environmentId: scope.environmentId,
+      status: filters.get('status'),
+      method: filters.get('method'),
+      gateway: filters.get('gateway'),
+      search: filters.get('q'),
+      ...dayRange(filters.get('from'), filters.get('to')),
+    },
+    ['payments', 'list'],
+    (filter, cursor) => api.payments.list.query({ ...filter, cursor }),
+  );
+  const canTest = useSandboxAccess();
   const [creating, setCreating] = useState(false);
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          Payments
-        </Title>
-        {canTest && <Button onClick={() => setCreating(true)}>New test payment</Button>}
-      </Group>
+      <PageHeader title="Payments">{canTest && <Button onClick={() => setCreating(true)}>New test payment</Button>}</PageHeader>
       {canTest && <NewTestPayment environmentId={scope.environmentId} opened={creating} onClose={() => setCreating(false)} />}
       <FilterBar
         searchLabel="pay_… or externalId"
@@ -46,56 +44,26 @@ export default function PaymentsPage() {
           { name: 'gateway', label: 'Gateway', options: GATEWAY_NAMES },
         ]}
       />
-      {!parsed.success && <Alert color="orange">{parsed.error.issues[0]?.message}</Alert>}
-      {list.error ? (
-        <Failed error={list.error} />
-      ) : list.isPending && filter ? (
-        <Loading />
-      ) : list.items.length === 0 ? (
-        <Empty>{filters.any ? 'No payment matches these filters.' : canTest ? 'No payment yet. Create a test payment, or one with an API key of this environment.' : 'No payment yet. Create one with an API key of this environment.'}</Empty>
-      ) : (
-        <Card withBorder p={0}>
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped highlightOnHover verticalSpacing="xs" aria-label="Payments">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Payment</Table.Th>
-                  <Table.Th>Amount</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Method</Table.Th>
-                  <Table.Th>Gateway</Table.Th>
-                  <Table.Th>External id</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.items.map((payment) => (
-                  <Table.Tr key={payment.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/e/${scope.environmentId}/payments/${payment.id}`} ff="monospace" size="sm">
-                        {payment.id}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{formatAmount(payment.amount, payment.currency)}</Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={payment.status} />
-                    </Table.Td>
-                    <Table.Td>{payment.method}</Table.Td>
-                    <Table.Td>{payment.gateway ?? '—'}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm" truncate maw={200}>
-                        {payment.externalId}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{formatDateTime(payment.createdAt)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Card>
-      )}
-      <LoadMore query={list} />
+      <PagedTable
+        list={list}
+        empty={filters.any ? 'No payment matches these filters.' : canTest ? 'No payment yet. Create a test payment, or one with an API key of this environment.' : 'No payment yet. Create one with an API key of this environment.'}
+        label="Payments"
+        minWidth={720}
+        columns={['Payment', 'Amount', 'Status', 'Method', 'Gateway', 'External id', 'Created']}
+        row={(payment) => (
+          <Table.Tr key={payment.id}>
+            <SummaryCells id={payment.id} to={`/e/${scope.environmentId}/payments/${payment.id}`} amount={payment.amount} currency={payment.currency} status={payment.status} />
+            <Table.Td>{payment.method}</Table.Td>
+            <Table.Td>{payment.gateway ?? '—'}</Table.Td>
+            <Table.Td>
+              <Text size="sm" truncate maw={200}>
+                {payment.externalId}
+              </Text>
+            </Table.Td>
+            <Table.Td>{formatDateTime(payment.createdAt)}</Table.Td>
+          </Table.Tr>
+        )}
+      />
     </Stack>
   );
 }

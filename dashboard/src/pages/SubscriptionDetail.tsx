@@ -1,24 +1,26 @@
 /** One subscription: its state, the gateway's reference, its charges, the timeline of its events; the simulators in sandbox. */
-import { Anchor, Breadcrumbs, Card, Group, Stack, Table, Title } from '@mantine/core';
+import { Card, Stack, Table } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { api } from '../api/client';
-import { useCan } from '../api/session';
+import { DetailHeader } from '../parts/DetailHeader';
 import { Facts } from '../parts/Facts';
+import { useSandboxAccess } from '../parts/sandbox-access';
 import { Simulators, type SimulatorAction } from '../parts/Simulators';
 import { EventTimeline } from '../parts/Timeline';
+import { SummaryCells } from '../parts/SummaryCells';
 import { useScope } from '../shell/scope';
 import { CopyValue } from '../ui/Copy';
+import { DataTable } from '../ui/DataTable';
 import { formatAmount, formatDate, formatDateTime } from '../ui/format';
 import { Failed, Loading } from '../ui/states';
-import { StatusBadge } from '../ui/StatusBadge';
 
 type SubscriptionOutcome = 'complete-checkout' | 'renew' | 'charge-failure' | 'past-due' | 'end-trial';
 
 export default function SubscriptionDetailPage() {
   const scope = useScope();
   const { subscriptionId = '' } = useParams();
-  const canSimulate = useCan(scope.organizationId, 'develop') && scope.kind === 'sandbox';
+  const canSimulate = useSandboxAccess();
   const detail = useQuery({
     queryKey: ['subscriptions', 'get', subscriptionId],
     queryFn: () => api.subscriptions.get.query({ subscriptionId }),
@@ -39,18 +41,13 @@ export default function SubscriptionDetailPage() {
         ];
   return (
     <Stack>
-      <Breadcrumbs>
-        <Anchor component={Link} to={`/e/${scope.environmentId}/subscriptions`}>
-          Subscriptions
-        </Anchor>
-        <span>{subscription.id}</span>
-      </Breadcrumbs>
-      <Group gap="sm">
-        <Title order={1} size="h2">
-          {formatAmount(subscription.amount, subscription.currency)} / {subscription.interval === 'monthly' ? 'month' : 'year'}
-        </Title>
-        <StatusBadge status={subscription.status} />
-      </Group>
+      <DetailHeader
+        list="Subscriptions"
+        listTo={`/e/${scope.environmentId}/subscriptions`}
+        id={subscription.id}
+        title={`${formatAmount(subscription.amount, subscription.currency)} / ${subscription.interval === 'monthly' ? 'month' : 'year'}`}
+        status={subscription.status}
+      />
       <Card withBorder>
         <Facts
           items={[
@@ -71,39 +68,14 @@ export default function SubscriptionDetailPage() {
         <Simulators actions={actions} run={(outcome) => api.simulators.subscription.mutate({ subscriptionId: subscription.id, outcome })} invalidate={[['subscriptions'], ['overview']]} />
       )}
       {payments.length > 0 && (
-        <Card withBorder p={0}>
-          <Title order={2} size="h4" p="md" pb={0}>
-            Charges
-          </Title>
-          <Table.ScrollContainer minWidth={480}>
-            <Table aria-label="Charges">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Payment</Table.Th>
-                  <Table.Th>Amount</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {payments.map((payment) => (
-                  <Table.Tr key={payment.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/e/${scope.environmentId}/payments/${payment.id}`} ff="monospace" size="sm">
-                        {payment.id}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{formatAmount(payment.amount, payment.currency)}</Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={payment.status} />
-                    </Table.Td>
-                    <Table.Td>{formatDateTime(payment.createdAt)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Card>
+        <DataTable title="Charges" label="Charges" minWidth={480} columns={['Payment', 'Amount', 'Status', 'Created']}>
+          {payments.map((payment) => (
+            <Table.Tr key={payment.id}>
+              <SummaryCells id={payment.id} to={`/e/${scope.environmentId}/payments/${payment.id}`} amount={payment.amount} currency={payment.currency} status={payment.status} />
+              <Table.Td>{formatDateTime(payment.createdAt)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </DataTable>
       )}
       <EventTimeline events={events} organizationId={scope.organizationId} />
     </Stack>

@@ -43,6 +43,12 @@ export function dayRange(from: string | undefined, to: string | undefined) {
   return { createdFrom: from ? start(from) : undefined, createdTo: to ? next(to) : undefined };
 }
 
+/** A day, kept in the address under `name`. */
+function DateFilter({ name, label }: { name: string; label: string }) {
+  const filters = useFilterParams();
+  return <TextInput label={label} type="date" value={filters.get(name) ?? ''} onChange={(e) => filters.set(name, e.currentTarget.value)} w={{ base: '47%', sm: 160 }} />;
+}
+
 export function FilterBar({ fields, searchLabel, dates = true }: { fields: FilterField[]; searchLabel?: string; dates?: boolean }) {
   const filters = useFilterParams();
   const [search, setSearch] = useState(filters.get('q') ?? '');
@@ -70,20 +76,8 @@ export function FilterBar({ fields, searchLabel, dates = true }: { fields: Filte
       ))}
       {dates && (
         <>
-          <TextInput
-            label="Created from"
-            type="date"
-            value={filters.get('from') ?? ''}
-            onChange={(e) => filters.set('from', e.currentTarget.value)}
-            w={{ base: '47%', sm: 160 }}
-          />
-          <TextInput
-            label="Created until"
-            type="date"
-            value={filters.get('to') ?? ''}
-            onChange={(e) => filters.set('to', e.currentTarget.value)}
-            w={{ base: '47%', sm: 160 }}
-          />
+          <DateFilter name="from" label="Created from" />
+          <DateFilter name="to" label="Created until" />
         </>
       )}
       {filters.any && (

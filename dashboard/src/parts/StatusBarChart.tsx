@@ -1,0 +1,38 @@
+/** A card with a day-by-day bar chart, one stacked bar per day split by status (the home page's payments and subscriptions). */
+import '@mantine/charts/styles.css';
+import { BarChart } from '@mantine/charts';
+import { Card, Title } from '@mantine/core';
+import { statusColor } from '../ui/StatusBadge';
+
+const CHART_COLOR: Record<string, string> = {
+  paid: 'teal.6',
+  created: 'gray.5',
+  pending: 'yellow.5',
+  processing: 'blue.5',
+  failed: 'red.6',
+  canceled: 'dark.3',
+  expired: 'gray.7',
+  trialing: 'cyan.5',
+  active: 'teal.6',
+  past_due: 'orange.6',
+};
+
+export function StatusBarChart({ title, label, statuses, data, height }: { title: string; label: string; statuses: readonly string[]; data: Record<string, unknown>[]; height: number }) {
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        {title}
+      </Title>
+      <BarChart
+        h={height}
+        data={data}
+        dataKey="date"
+        type="stacked"
+        withLegend
+        legendProps={{ verticalAlign: 'bottom' }}
+        series={statuses.map((status) => ({ name: status, color: CHART_COLOR[status] ?? statusColor(status) }))}
+        aria-label={label}
+      />
+    </Card>
+  );
+}
