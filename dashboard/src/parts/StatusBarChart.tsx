@@ -10,7 +10,7 @@ const CHART_COLOR: Record<string, string> = {
   pending: 'yellow.5',
   processing: 'blue.5',
   failed: 'red.6',
-  canceled: 'dark.3',
+  canceled: 'grape.4',
   expired: 'gray.7',
   trialing: 'cyan.5',
   active: 'teal.6',
