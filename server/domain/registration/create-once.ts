@@ -61,7 +61,7 @@ export async function createOnce<T extends GatewayResource, R, S>(context: Reque
   prepared.resource.pendingRequestSealed = services.secrets.sealJson(prepared.request);
   prepared.resource.registrationLeaseUntil = leaseEnd(services);
   try {
-    await em.flush();
+    await insertWithoutWaitingForDisk(em);
   } catch (error) {
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
     // A concurrent request inserted first: answer its resource, read through a fresh unit of work (this one holds the failed insert).
@@ -70,6 +70,28 @@ export async function createOnce<T extends GatewayResource, R, S>(context: Reque
     return { resource: await answerExisting({ ...context, em: fresh }, create, winner), replayed: true };
   }
   return { resource: await register(context, create.steps, prepared.resource, prepared.route.adapter, prepared.request), replayed: false };
+}
+
+/**
+ * The insert that takes the lease commits without waiting for its WAL flush
+ * (`synchronous_commit off` for this transaction only). Safe: nobody is
+ * answered on the strength of it. The registration's own commit, made before
+ * the answer, waits for the disk and so carries this row with it; and if the
+ * database crashes first and loses the row, the retried create inserts it
+ * again and calls the gateway with the same idempotency key (derived from the
+ * environment and externalId), so the gateway answers the payment it already
+ * made. Visible to other transactions at once, like any commit.
+ */
+async function insertWithoutWaitingForDisk(em: EntityManager): Promise<void> {
+  await em.begin();
+  try {
+    await em.execute('set local synchronous_commit to off');
+    await em.commit();
+  } catch (error) {
+    // The insert's own failure is what the caller needs (a unique violation means another request won), not a failed rollback's.
+    await em.rollback().catch(() => undefined);
+    throw error;
+  }
 }
 
 async function answerExisting<T extends GatewayResource, R, S>(context: RequestContext, create: CreateOnce<T, R, S>, resource: T): Promise<T> {
