@@ -7,7 +7,8 @@ import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, Title } from 
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../../../server/contract/people';
+import { NewPassword } from '../../../server/admin/inputs/people';
+import { PASSWORD_MIN } from '../../../server/contract/people';
 import { api } from '../api/client';
 import { messageOf } from '../api/errors';
 import { useSwitchSession } from '../api/session';
@@ -19,8 +20,8 @@ export default function InvitationPage() {
   const form = useForm({
     initialValues: { password: '', repeat: '' },
     validate: {
-      password: (value) =>
-        value.length < PASSWORD_MIN ? `At least ${PASSWORD_MIN} characters` : value.length > PASSWORD_MAX ? `At most ${PASSWORD_MAX} characters` : null,
+      // The server's own rule for a new password.
+      password: (value) => NewPassword.safeParse(value).error?.issues[0]?.message ?? null,
       repeat: (value, values) => (value === values.password ? null : 'The passwords differ'),
     },
   });

@@ -1,11 +1,18 @@
-/** Platform operators: every organization, created here, with its billing state and monthly quota. */
-import { Alert, Button, NumberInput, Select, Stack, Table, TextInput } from '@mantine/core';
+/**
+ * Platform operators: every organization, created here, with its billing
+ * state and monthly quota; and what a new merchant needs before anyone of
+ * theirs can log in: a project (with its sandbox and production
+ * environments) and an invitation for its first owner.
+ */
+import { Alert, Button, Group, NumberInput, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { useState } from 'react';
 import { BILLING_STATUSES } from '../../../server/contract/enums';
-import { CreateOrganizationInput, SetBillingInput } from '../../../server/admin/inputs/tenancy';
+import { InviteMemberInput } from '../../../server/admin/inputs/people';
+import { CreateOrganizationInput, CreateProjectInput, SetBillingInput } from '../../../server/admin/inputs/tenancy';
 import { api, type Outputs } from '../api/client';
 import { useSession } from '../api/session';
+import { SecretOnce } from '../parts/SecretOnce';
 import { useTenancy } from '../shell/scope';
 import { useAction } from '../ui/action';
 import { DataTable } from '../ui/DataTable';
@@ -50,11 +57,49 @@ function BillingModal({ organization, onClose }: { organization: Organization; o
   );
 }
 
+/** A project with both of its environments, so the organization's people have a sandbox to start in. */
+function ProjectModal({ organization, onClose }: { organization: Organization; onClose: () => void }) {
+  const toInput = (values: { name: string }) => ({ organizationId: organization.id, name: values.name.trim(), withEnvironments: true });
+  const form = useForm({ initialValues: { name: '' }, validate: zodValidate(CreateProjectInput, toInput) });
+  const create = useAction((values: { name: string }) => api.projects.create.mutate(toInput(values)), {
+    success: (answer) => `${answer.name} created, with its sandbox and production environments.`,
+    invalidate: [['projects'], ['environments']],
+    onSuccess: onClose,
+  });
+  return (
+    <FormModal opened onClose={onClose} title={`New project of ${organization.name}`} onSubmit={form.onSubmit((values) => create.mutate(values))} submitLabel="Create project" pending={create.isPending}>
+      <TextInput label="Project name" required data-autofocus {...form.getInputProps('name')} />
+    </FormModal>
+  );
+}
+
+/** The organization's first owner (or another one): joins at once with an account, else gets a link shown once. */
+function OwnerModal({ organization, onClose, onLink }: { organization: Organization; onClose: () => void; onLink: (link: string) => void }) {
+  const toInput = (values: { email: string }) => ({ organizationId: organization.id, email: values.email.trim(), role: 'owner' as const });
+  const form = useForm({ initialValues: { email: '' }, validate: zodValidate(InviteMemberInput, toInput) });
+  const invite = useAction((values: { email: string }) => api.members.invite.mutate(toInput(values)), {
+    success: (answer) => (answer.invitationUrl ? 'Invitation created: send the link to the new owner.' : `${answer.member?.email ?? 'The user'} is now an owner.`),
+    invalidate: [['members']],
+    onSuccess: (answer) => {
+      onClose();
+      if (answer.invitationUrl) onLink(answer.invitationUrl);
+    },
+  });
+  return (
+    <FormModal opened onClose={onClose} title={`Invite an owner of ${organization.name}`} onSubmit={form.onSubmit((values) => invite.mutate(values))} submitLabel="Invite owner" pending={invite.isPending}>
+      <TextInput label="E-mail" type="email" required data-autofocus {...form.getInputProps('email')} />
+    </FormModal>
+  );
+}
+
 export default function OperatorOrganizationsPage() {
   const session = useSession();
   const tenancy = useTenancy();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Organization | null>(null);
+  const [addingProject, setAddingProject] = useState<Organization | null>(null);
+  const [invitingOwner, setInvitingOwner] = useState<Organization | null>(null);
+  const [link, setLink] = useState<string | null>(null);
   const toCreate = (values: Values) => ({ name: values.name.trim(), billingStatus: values.billingStatus as Billing, monthlyTxLimit: limitOf(values.monthlyTxLimit) });
   const form = useForm<Values>({ initialValues: { name: '', billingStatus: 'active', monthlyTxLimit: '' }, validate: zodValidate(CreateOrganizationInput, toCreate) });
   const create = useAction((values: Values) => api.organizations.create.mutate(toCreate(values)), {
@@ -84,9 +129,17 @@ export default function OperatorOrganizationsPage() {
             <Table.Td>{tenancy.projects.filter((p) => p.organizationId === organization.id).length}</Table.Td>
             <Table.Td>{formatDate(organization.createdAt)}</Table.Td>
             <Table.Td>
-              <Button size="xs" variant="default" onClick={() => setEditing(organization)}>
-                Billing
-              </Button>
+              <Group gap="xs" wrap="nowrap">
+                <Button size="xs" variant="default" onClick={() => setEditing(organization)} aria-label={`Billing of ${organization.name}`}>
+                  Billing
+                </Button>
+                <Button size="xs" variant="default" onClick={() => setAddingProject(organization)} aria-label={`New project of ${organization.name}`}>
+                  New project
+                </Button>
+                <Button size="xs" variant="default" onClick={() => setInvitingOwner(organization)} aria-label={`Invite an owner of ${organization.name}`}>
+                  Invite owner
+                </Button>
+              </Group>
             </Table.Td>
           </Table.Tr>
         ))}
@@ -96,6 +149,11 @@ export default function OperatorOrganizationsPage() {
         <BillingFields form={form} />
       </FormModal>
       {editing && <BillingModal key={editing.id} organization={editing} onClose={() => setEditing(null)} />}
+      {addingProject && <ProjectModal key={addingProject.id} organization={addingProject} onClose={() => setAddingProject(null)} />}
+      {invitingOwner && <OwnerModal key={invitingOwner.id} organization={invitingOwner} onClose={() => setInvitingOwner(null)} onLink={setLink} />}
+      <SecretOnce secret={link} title="Invitation link" label="invitation link" onClose={() => setLink(null)}>
+        <Text size="sm">Valid for 7 days, once. Whoever opens it chooses their password and becomes an owner of the organization.</Text>
+      </SecretOnce>
     </Stack>
   );
 }
