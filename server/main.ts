@@ -39,7 +39,7 @@ const dashboard = `${service.services.publicUrl().replace(/\/$/, '')}/dashboard/
 const lines = [
   '',
   `service-payments listening on ${service.url} (${where})`,
-  demo?.dashboardUser ? `  dashboard:  ${dashboard}   log in as ${demo.dashboardUser.email} / ${demo.dashboardUser.password}` : `  dashboard:  ${dashboard}`,
+  `  dashboard:  ${dashboard}${demo?.dashboardUser ? `   log in as ${demo.dashboardUser.email} ${demo.dashboardUser.password ? `/ ${demo.dashboardUser.password}` : 'with the password you chose'}` : ''}`,
   `  contract:   ${service.url}/v1/openapi.json`,
   `  reference:  ${service.url}/docs`,
 ];

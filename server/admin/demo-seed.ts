@@ -6,6 +6,10 @@
  * show them again (local sandbox secrets; the database only has their hashes).
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { User } from '../db/entities';
+import { verifyPassword } from '../domain/people/passwords';
 import type { Services } from '../services';
 import { DEMO_KEY_FILE, readLocalSecret, writeLocalSecret } from '../runtime/local-secrets';
 import { adminContext } from './procedure';
@@ -15,8 +19,12 @@ export interface DemoTenant {
   organizationId: string;
   environmentId: string;
   apiKey: string;
-  /** Who logs in to the dashboard (null when its password file is gone: then use the CLI's `users`). */
-  dashboardUser: { email: string; password: string } | null;
+  /**
+   * Who logs in to the dashboard, with the generated password while it is
+   * still theirs (null once they changed it); null when its password file is
+   * gone (then use the CLI's `users`).
+   */
+  dashboardUser: { email: string; password: string | null } | null;
 }
 
 export const DEMO_USER_EMAIL = 'demo@example.com';
@@ -33,7 +41,12 @@ async function ensureDemoUser(admin: Admin, services: Services, organizationId: 
   const users = await admin.users.list();
   if (users.some((user) => user.email === DEMO_USER_EMAIL)) {
     const password = readLocalSecret(services.config.dataDir, DEMO_PASSWORD_FILE);
-    return password ? { email: DEMO_USER_EMAIL, password } : null;
+    if (!password) return null;
+    const user = await services.db.fork().findOneOrFail(User, { email: DEMO_USER_EMAIL });
+    if (await verifyPassword(password, user.passwordHash)) return { email: DEMO_USER_EMAIL, password };
+    // They chose their own: the generated one opens nothing any more, so it is neither kept nor printed.
+    rmSync(join(services.config.dataDir, DEMO_PASSWORD_FILE), { force: true });
+    return { email: DEMO_USER_EMAIL, password: null };
   }
   const password = randomBytes(12).toString('base64url');
   await admin.users.create({ email: DEMO_USER_EMAIL, password, platformOperator: true });

@@ -91,6 +91,20 @@ describe.skipIf(!chromiumAvailable)('onboarding a merchant from the dashboard', 
     });
     expect(organizations).toEqual([expect.objectContaining({ organizationName: 'Padaria Central', role: 'owner' })]);
 
+    // Their own password, changed from their sessions page: a wrong current one is refused with the server's message.
+    await ownerPage.goto(`${service.url}/dashboard/account/sessions`);
+    await ownerPage.getByRole('heading', { name: 'Your sessions' }).waitFor();
+    await ownerPage.getByRole('textbox', { name: /^Current password/ }).fill('not the password at all');
+    await ownerPage.getByRole('textbox', { name: /^New password/ }).fill('a brand new passphrase');
+    await ownerPage.getByRole('textbox', { name: /^Repeat the new password/ }).fill('a brand new passphrase');
+    await ownerPage.getByRole('button', { name: 'Change password' }).click();
+    await ownerPage.getByText('The current password is wrong.').waitFor();
+    await ownerPage.getByRole('textbox', { name: /^Current password/ }).fill(PASSWORD);
+    await ownerPage.getByRole('button', { name: 'Change password' }).click();
+    await ownerPage.getByText('Password changed; your other sessions have ended.').waitFor();
+    const login = await fetch(`${service.url}/internal/trpc/auth.login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: owner, password: 'a brand new passphrase' }) });
+    expect(login.status).toBe(200);
+
     // The link worked once.
     const again = await (await browser.newContext()).newPage();
     await again.goto(link);

@@ -2,7 +2,7 @@
  * The README's start command, as a newcomer runs it: a real process on the
  * embedded database with demo data, stopped by a signal and started again.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,15 +38,36 @@ describe('npm start on the embedded default', () => {
     expect(dashboardUrl).toBe(`${first.url}/dashboard/`);
     const login = await fetch(`${first.url}/internal/trpc/auth.login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
     expect(login.status).toBe(200);
-    const session = (await login.json()) as { result: { data: { memberships: { organizationId: string; role: string }[] } } };
+    const session = (await login.json()) as { result: { data: { csrfToken: string; memberships: { organizationId: string; role: string }[] } } };
     expect(session.result.data.memberships).toEqual([expect.objectContaining({ organizationId: auth.body.organization.id, role: 'owner' })]);
     expect(await first.stop()).toBe(0);
 
+    // Started again: the same demo log-in works and is printed again.
     const second = await start();
     expect(second.apiKey).toBe(first.apiKey);
-    const again = await call(second.url, 'GET', '/v1/auth/test', { key: second.apiKey });
-    expect(again.body.organization.id).toBe(auth.body.organization.id);
+    expect(second.output()).toContain(`log in as ${email} / ${password}`);
+
+    // Once the demo user chooses their own password, the generated one is neither printed nor kept.
+    const csrf = session.result.data.csrfToken;
+    const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+    const changed = await fetch(`${second.url}/internal/trpc/auth.changePassword`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf, origin: second.url },
+      body: JSON.stringify({ currentPassword: password, newPassword: 'my own demo passphrase' }),
+    });
+    expect(changed.status).toBe(200);
     expect(await second.stop()).toBe(0);
+    const third = await start();
+    expect(third.output()).toContain(`log in as ${email} with the password you chose`);
+    expect(third.output()).not.toContain(password!);
+    expect(existsSync(join(dataDir, 'demo-dashboard-password'))).toBe(false);
+    expect(await third.stop()).toBe(0);
+
+    const fourth = await start();
+    expect(fourth.apiKey).toBe(first.apiKey);
+    const again = await call(fourth.url, 'GET', '/v1/auth/test', { key: fourth.apiKey });
+    expect(again.body.organization.id).toBe(auth.body.organization.id);
+    expect(await fourth.stop()).toBe(0);
   }, 120_000);
 
   it('refuses to start with a bad variable and names it', async () => {

@@ -1,8 +1,9 @@
-/** The person's own sessions (browser, when, which one is this one); ending one logs that browser out. */
+/** The person's own sessions (browser, when, which one is this one; ending one logs that browser out) and their password. */
 import { Badge, Button, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { useSwitchSession } from '../api/session';
+import { ChangePassword } from '../parts/ChangePassword';
 import { useAction } from '../ui/action';
 import { DataTable } from '../ui/DataTable';
 import { formatDateTime } from '../ui/format';
@@ -52,6 +53,7 @@ export default function SessionsPage() {
           </DataTable>
         )}
       </Loaded>
+      <ChangePassword />
     </Stack>
   );
 }
