@@ -68,7 +68,8 @@ export const authRouter = t.router({
   /** Ends the caller's other sessions too. */
   changePassword: adminProcedure.input(ChangePasswordInput).mutation(async ({ ctx, input }) => {
     const session = signedIn(ctx);
-    await changeOwnPassword(ctx.em, { userId: session.userId, currentPassword: input.currentPassword, newPassword: input.newPassword, sessionId: session.id }, ctx.services.now());
+    const change = { userId: session.userId, currentPassword: input.currentPassword, newPassword: input.newPassword, sessionId: session.id, address: browser(ctx).address };
+    await changeOwnPassword(ctx.em, ctx.services.loginThrottle, change, ctx.services.now());
     return { changed: true };
   }),
 

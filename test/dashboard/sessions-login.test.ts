@@ -4,6 +4,8 @@
  * throttle, and passwords never stored or logged in plaintext.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { User } from '../../server/db/entities';
+import { verifyPassword } from '../../server/domain/people/passwords';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
 import { internalCall, login, member, PASSWORD, uniqueEmail } from './sessions-support';
@@ -171,6 +173,22 @@ describe('sessions', () => {
     expect((await elsewhere.call('auth.session')).body.result.data).toBeNull();
     expect((await here.call('auth.sessions')).status).toBe(200);
     await login(service, email, newPassword);
+  });
+
+  it('a session cannot guess its own password faster than the log-in page: wrong current passwords are throttled', async () => {
+    const email = uniqueEmail('borrowed-session');
+    await service.admin.users.create({ email, password: PASSWORD });
+    const borrowed = await login(service, email);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect((await borrowed.call('auth.changePassword', { currentPassword: `guess number ${attempt}`, newPassword: 'taken over for good' })).status).toBe(400);
+    }
+    const blocked = await borrowed.call('auth.changePassword', { currentPassword: PASSWORD, newPassword: 'taken over for good' });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toEqual({ error: 'rate_limited', message: expect.stringMatching(/Too many wrong passwords/) });
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(60);
+    // The password did not change.
+    const stored = await service.services.db.fork().findOneOrFail(User, { email });
+    expect(await verifyPassword(PASSWORD, stored.passwordHash)).toBe(true);
   });
 });
 

@@ -90,9 +90,25 @@ export async function checkCredentials(em: EntityManager, throttle: LoginThrottl
   return user;
 }
 
-/** For a signed-in user changing their own password: the current one must match. */
-export async function changeOwnPassword(em: EntityManager, input: { userId: string; currentPassword: string; newPassword: string; sessionId: string }, now: Date): Promise<void> {
+/**
+ * For a signed-in user changing their own password: the current one must
+ * match. Wrong guesses count with the log-in's failures (same e-mail and
+ * address), so a borrowed session cannot try passwords faster than the
+ * log-in page allows, then lock the owner out.
+ */
+export async function changeOwnPassword(
+  em: EntityManager,
+  throttle: LoginThrottle,
+  input: { userId: string; currentPassword: string; newPassword: string; sessionId: string; address: string },
+  now: Date,
+): Promise<void> {
   const user = await loadUser(em, input.userId);
-  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) throw new OperatorError('invalid', 'The current password is wrong.');
+  const wait = await throttle.blockedFor(user.email, input.address);
+  if (wait > 0) throw new OperatorError('rate_limited', `Too many wrong passwords; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    await throttle.failed(user.email, input.address);
+    throw new OperatorError('invalid', 'The current password is wrong.');
+  }
+  await throttle.succeeded(user.email, input.address);
   await setPassword(em, user, input.newPassword, now, input.sessionId);
 }
