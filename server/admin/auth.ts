@@ -76,7 +76,7 @@ export const authRouter = t.router({
   /** Joins the organization (creating the user with this password, or checking an existing user's) and logs in. */
   acceptInvitation: adminProcedure.input(AcceptInvitationInput).mutation(async ({ ctx, input }) => {
     const web = browser(ctx);
-    const user = await acceptInvitation(ctx.em, input, ctx.services.now());
+    const user = await acceptInvitation(ctx.em, ctx.services.loginThrottle, { ...input, address: web.address }, ctx.services.now());
     return startSession(ctx, web, user);
   }),
 });

@@ -88,6 +88,24 @@ describe('payments-admin users', () => {
     expect(twice.body).toEqual({ error: 'unauthorized', message: 'This invitation link is not valid any more; ask for a new one.' });
   });
 
+  it('an invitation to an e-mail that has an account since: its password is checked like a log-in, throttled, and a refusal leaves the link unused', async () => {
+    const email = uniqueEmail('late-account');
+    const invited = await service.admin.members.invite({ organizationId: tenant.organizationId, email, role: 'viewer' });
+    const token = invited.invitationUrl!.split('#')[1]!;
+    await service.admin.users.create({ email, password: 'the real long password' });
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const wrong = await internalCall(service, 'auth.acceptInvitation', { token, password: `guess number ${attempt}` }, { mutation: true });
+      expect(wrong.status).toBe(401);
+      expect(wrong.body.message).toMatch(/already exists: enter its password/);
+    }
+    const blocked = await internalCall(service, 'auth.acceptInvitation', { token, password: 'the real long password' }, { mutation: true });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(60);
+    // Still pending: no refused attempt spent it.
+    const members = await service.admin.members.list({ organizationId: tenant.organizationId });
+    expect(members.invitations).toEqual(expect.arrayContaining([expect.objectContaining({ email, role: 'viewer' })]));
+  });
+
   it('never demotes or removes the last owner', async () => {
     const email = uniqueEmail('only-owner');
     const user = await service.admin.users.create({ email, password: 'long enough password' });

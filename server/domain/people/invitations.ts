@@ -11,6 +11,7 @@ import { Invitation, Membership, Organization, User } from '../../db/entities';
 import type { EntityManager } from '../../db/orm';
 import { OperatorError } from '../operator-errors';
 import { verifyPassword } from './passwords';
+import type { LoginThrottle } from './throttle';
 import { createUser, normalizeEmail } from './users';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
@@ -47,7 +48,12 @@ export async function revokeInvitation(em: EntityManager, invitationId: string, 
 /** One answer for every unusable token: unknown, used, revoked or expired look alike to whoever holds it. */
 const UNUSABLE = 'This invitation link is not valid any more; ask for a new one.';
 
-export async function acceptInvitation(em: EntityManager, input: { token: string; password: string }, now: Date): Promise<User> {
+/**
+ * For an e-mail that already has an account, the password is checked like a
+ * log-in and counted with its failures, so a link cannot be used to guess it
+ * (a refused acceptance leaves the link unused).
+ */
+export async function acceptInvitation(em: EntityManager, throttle: LoginThrottle, input: { token: string; password: string; address: string }, now: Date): Promise<User> {
   return em.transactional(async (tx) => {
     const invitation = await tx.findOne(Invitation, { tokenHash: sha256(input.token) }, { populate: ['organization'] });
     if (!invitation || invitation.acceptedAt || invitation.revokedAt || invitation.expiresAt <= now) throw new OperatorError('unauthorized', UNUSABLE);
@@ -56,9 +62,13 @@ export async function acceptInvitation(em: EntityManager, input: { token: string
     if (claimed !== 1) throw new OperatorError('unauthorized', UNUSABLE);
     let user = await tx.findOne(User, { email: invitation.email });
     if (user) {
+      const wait = await throttle.blockedFor(user.email, input.address);
+      if (wait > 0) throw new OperatorError('rate_limited', `Too many wrong passwords; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
       if (user.disabledAt || !(await verifyPassword(input.password, user.passwordHash))) {
+        await throttle.failed(user.email, input.address);
         throw new OperatorError('unauthorized', `An account for ${invitation.email} already exists: enter its password to accept.`);
       }
+      await throttle.succeeded(user.email, input.address);
     } else {
       user = await createUser(tx, { email: invitation.email, password: input.password });
     }
