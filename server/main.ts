@@ -53,10 +53,7 @@ if (demo) {
   );
 }
 lines.push(`  operator CLI: ${cli} --help   (admin token: ${config.adminToken ? 'ADMIN_TOKEN of this service' : resolve(config.dataDir, 'admin-token')})`, '');
-// The log lines of the start (migrations) are written first, so the banner comes last.
-await new Promise<void>((done) => log.flush(() => done()));
-process.stdout.write(lines.join('\n') + '\n');
-
+// Before the banner: whoever reads it may stop the service at once, and must get a clean shutdown.
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
@@ -72,6 +69,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     );
   });
 }
+
+// The log lines of the start (migrations) are written first, so the banner comes last.
+await new Promise<void>((done) => log.flush(() => done()));
+process.stdout.write(lines.join('\n') + '\n');
 
 /** The operator CLI invocation that reaches this service: its URL when not the CLI's default, and where the token is. */
 function operatorCommand(url: string): string {
