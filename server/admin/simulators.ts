@@ -24,24 +24,6 @@ async function sandboxRecordAccess(ctx: AdminContext, environmentId: string, wha
   if (environment.kind !== 'sandbox') throw new OperatorError('invalid', `${what} ${id} is in a production environment; simulators act on sandbox ones only.`);
 }
 
-/**
- * The simulator refuses an action its record's state does not allow (paying a
- * paid payment) with a control error carrying 409: the operator hears it as a
- * conflict, not as an internal failure. Recognised by shape: the simulator's
- * modules load only with the sandbox, never from here.
- */
-async function simulated<T>(what: string, id: string, act: () => Promise<T>): Promise<T> {
-  try {
-    return await act();
-  } catch (error) {
-    const status = (error as { status?: unknown }).status;
-    if (error instanceof Error && error.constructor.name === 'SimControlError' && typeof status === 'number' && status >= 400 && status < 500) {
-      throw new OperatorError('conflict', `${what} ${id} cannot do that now: the sandbox gateway says its ${error.message}.`);
-    }
-    throw error;
-  }
-}
-
 export const simulatorsRouter = t.router({
   list: adminProcedure.query(({ ctx }) => {
     requireOperator(ctx.actor);
@@ -54,7 +36,7 @@ export const simulatorsRouter = t.router({
       const payment = await ctx.em.findOne(Payment, { id: input.paymentId });
       if (!payment) throw notFound('Payment', input.paymentId);
       await sandboxRecordAccess(ctx, payment.environment.id, 'Payment', input.paymentId);
-      return simulated('Payment', input.paymentId, () => simulatePayment(ctx.em, ctx.services, input.paymentId, input.outcome));
+      return simulatePayment(ctx.em, ctx.services, input.paymentId, input.outcome);
     }),
 
   subscription: adminProcedure
@@ -63,7 +45,7 @@ export const simulatorsRouter = t.router({
       const subscription = await ctx.em.findOne(Subscription, { id: input.subscriptionId });
       if (!subscription) throw notFound('Subscription', input.subscriptionId);
       await sandboxRecordAccess(ctx, subscription.environment.id, 'Subscription', input.subscriptionId);
-      return simulated('Subscription', input.subscriptionId, () => simulateSubscription(ctx.em, ctx.services, input.subscriptionId, input.outcome));
+      return simulateSubscription(ctx.em, ctx.services, input.subscriptionId, input.outcome);
     }),
 
   /** The next `times` calls of an operation misbehave (latency, hang, 5xx, 4xx, 422, malformed, lost answer). */

@@ -10,7 +10,7 @@ import { CreatePaymentInput } from '../contract/schemas/payment';
 import { CreateSubscriptionInput } from '../contract/schemas/subscription';
 import { Environment, OutboxEvent, Payment, Subscription } from '../db/entities';
 import type { EntityManager } from '../db/orm';
-import type { GatewaySimulator } from '../gateways';
+import { isSimulatorRefusal, type GatewaySimulator } from '../gateways';
 import type { Services } from '../services';
 import type { WebhookEventType } from './event-types';
 import { randomToken } from './ids';
@@ -37,13 +37,29 @@ export function simulatorOf(services: Services, gateway: GatewayName): GatewaySi
 export const runningSimulators = (services: Services) =>
   Object.entries(services.simulators ?? {}).map(([gateway, simulator]) => ({ gateway: gateway as GatewayName, url: simulator.url }));
 
+/**
+ * The simulator refuses an action its record's state does not allow (paying a
+ * paid payment): the operator hears a conflict that says why, not an internal
+ * failure.
+ */
+async function refusedAsConflict(what: string, id: string, act: () => unknown): Promise<void> {
+  try {
+    await act();
+  } catch (error) {
+    if (isSimulatorRefusal(error) && error.status >= 400 && error.status < 500) {
+      throw new OperatorError('conflict', `${what} ${id} cannot do that now: the sandbox gateway says its ${error.message}.`);
+    }
+    throw error;
+  }
+}
+
 export async function simulatePayment(em: EntityManager, services: Services, paymentId: string, outcome: PaymentOutcome) {
   const payment = await em.findOne(Payment, { id: paymentId });
   if (!payment) throw notFound('Payment', paymentId);
   const simulator = simulatorOf(services, payment.gateway);
   if (!payment.gatewayRef) throw new OperatorError('unavailable', `Payment ${payment.id} is not registered at its gateway.`);
   const act = { pay: simulator.payPayment, decline: simulator.declinePayment, expire: simulator.expirePayment }[outcome];
-  await act.call(simulator, payment.gatewayRef);
+  await refusedAsConflict('Payment', payment.id, () => act.call(simulator, payment.gatewayRef!));
   await simulator.flushWebhooks();
   return paymentBody(await em.fork().findOneOrFail(Payment, { id: payment.id }));
 }
@@ -61,7 +77,7 @@ export async function simulateSubscription(em: EntityManager, services: Services
     'past-due': () => simulator.markPastDue(ref),
     'end-trial': () => simulator.endTrial(ref),
   }[outcome];
-  await act();
+  await refusedAsConflict('Subscription', subscription.id, act);
   await simulator.flushWebhooks();
   return subscriptionBody(await em.fork().findOneOrFail(Subscription, { id: subscription.id }));
 }

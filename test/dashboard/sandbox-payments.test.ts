@@ -42,6 +42,12 @@ describe('a test payment from the dashboard', () => {
     const detail = await as('viewer').payments.get({ paymentId: payment.id });
     expect(detail.payment.status).toBe('paid');
     expect(detail.events.map((event) => event.type)).toEqual(expect.arrayContaining(['payment.created', 'payment.paid']));
+
+    // Paying it again (a double click, a second tab): the sandbox gateway refuses, and that reads as a conflict saying why.
+    await expect(as('developer').simulators.payment({ paymentId: payment.id, outcome: 'pay' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining(`Payment ${payment.id} cannot do that now`),
+    });
   });
 
   it('is idempotent by externalId, like the API', async () => {

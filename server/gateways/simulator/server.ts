@@ -8,6 +8,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FaultQueue, type Fault, type SimOperation } from './faults';
+import { SIMULATOR_REFUSAL } from '../errors';
 
 export interface SimRequest {
   method: string;
@@ -56,6 +57,7 @@ export interface SimProtocol {
 
 /** A control action on something that does not exist or cannot move. */
 export class SimControlError extends Error {
+  override name = SIMULATOR_REFUSAL;
   constructor(
     readonly status: number,
     message: string,
