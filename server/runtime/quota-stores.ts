@@ -11,6 +11,19 @@ import type { SharedStore } from './redis';
 const COUNTER_TTL_SECONDS = 40 * 24 * 3600;
 const released = async () => {};
 
+/** An admission whose release takes effect once, however often it is called (a failed create may release on several paths). */
+function admittedOnce(release: () => Promise<void>): QuotaAdmission {
+  let open = true;
+  return {
+    admitted: true,
+    release: async () => {
+      if (!open) return;
+      open = false;
+      await release();
+    },
+  };
+}
+
 export function createMemoryQuotaCounter(reconcileAfterMs: number, clock: () => number = Date.now): QuotaCounter {
   const counters = new Map<string, Promise<{ value: number; lastAdmitAt: number }>>();
   const claims = new Map<string, number>();
@@ -40,16 +53,10 @@ export function createMemoryQuotaCounter(reconcileAfterMs: number, clock: () => 
       claims.set(claim, clock() + reconcileAfterMs);
       counter.value++;
       counter.lastAdmitAt = clock();
-      let open = true;
-      return {
-        admitted: true,
-        release: async () => {
-          if (!open) return;
-          open = false;
-          if (counter.value > 0) counter.value--;
-          claims.delete(claim);
-        },
-      };
+      return admittedOnce(async () => {
+        if (counter.value > 0) counter.value--;
+        claims.delete(claim);
+      });
     },
   };
 }
@@ -123,16 +130,10 @@ export function createRedisQuotaCounter(store: SharedStore, reconcileAfterMs: nu
         // Another create of this externalId holds the admission: this one will answer its payment.
         if (outcome === 2) return { admitted: true, release: released };
         if (outcome !== 1) return { admitted: false };
-        let open = true;
-        return {
-          admitted: true,
-          release: async () => {
-            if (!open) return;
-            open = false;
-            // A release that cannot reach Redis leaves the counter one high: a later reconciliation corrects it.
-            await redis.quotaRelease(count, claimKey).catch((error: unknown) => store.degraded('quota', error));
-          },
-        };
+        // A release that cannot reach Redis leaves the counter one high: a later reconciliation corrects it.
+        return admittedOnce(async () => {
+          await redis.quotaRelease(count, claimKey).catch((error: unknown) => store.degraded('quota', error));
+        });
       } catch (error) {
         return fallback(limit, exact, error);
       }

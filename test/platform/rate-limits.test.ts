@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, onPostgres, type TestDatabase } from '../support/database';
+import { onPostgres } from '../support/database';
 import { call, validPayment } from '../support/http';
-import { startTestService, type TestService } from '../support/service';
+import { startTestService, startTwoNodes, type TestService, type TwoNodes } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
 
 let service: TestService;
@@ -108,20 +108,14 @@ describe('per-key limits', () => {
 });
 
 describe.runIf(onPostgres)('two service nodes on one PostgreSQL (counters in Redis)', () => {
-  let database: TestDatabase;
+  let nodes: TwoNodes;
   let first: TestService;
   let second: TestService;
   beforeAll(async () => {
-    if (!process.env.REDIS_URL) throw new Error('the PostgreSQL pass needs REDIS_URL (redis://127.0.0.1:6379): nodes share their counters there');
-    database = await createTestDatabase();
-    first = await startTestService({ database });
-    second = await startTestService({ database });
+    nodes = await startTwoNodes();
+    ({ first, second } = nodes);
   });
-  afterAll(async () => {
-    await first?.stop();
-    await second?.stop();
-    await database?.drop();
-  });
+  afterAll(async () => nodes?.stop());
 
   it('share one counter per key', async () => {
     const tenant = await createTenant(first);

@@ -3,13 +3,12 @@
  * rate limits and the API-key cache. Real services, real databases, real
  * Redis on PostgreSQL (REDIS_URL), and a Redis that cannot be reached.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/database';
 import { startSandbox, type Sandbox } from '../support/gateways';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
-import { startTestService, type TestService } from '../support/service';
+import { startTestService, startTwoNodes, type TestService, type TwoNodes } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
 
 const create = (url: string, key: string, body: unknown = validPayment()) => call(url, 'POST', '/v1/payments', { key, body });
@@ -73,22 +72,14 @@ describe('monthly quota on one node: no create waits for another, and used is ex
 });
 
 describe.runIf(onPostgres)('two nodes on one PostgreSQL share Redis counters and the API-key cache epoch', () => {
-  let database: TestDatabase;
+  let nodes: TwoNodes;
   let first: TestService;
   let second: TestService;
   beforeAll(async () => {
-    if (!process.env.REDIS_URL) throw new Error('the PostgreSQL pass needs REDIS_URL (redis://127.0.0.1:6379): nodes share their counters there');
-    database = await createTestDatabase();
-    // One deployment: the same master key (gateway credentials are sealed with it).
-    const env = { RATE_LIMIT_PAYMENTS_CREATE: '1000', MASTER_KEY: randomBytes(32).toString('base64') };
-    first = await startTestService({ database, env });
-    second = await startTestService({ database, env });
+    nodes = await startTwoNodes({ RATE_LIMIT_PAYMENTS_CREATE: '1000' });
+    ({ first, second } = nodes);
   });
-  afterAll(async () => {
-    await first?.stop();
-    await second?.stop();
-    await database?.drop();
-  });
+  afterAll(async () => nodes?.stop());
 
   it('60 concurrent creates split across both nodes against a quota of 12: exactly 12 payments, used exact', async () => {
     const { tenant, sandbox } = await quotaTenant(first, 12);

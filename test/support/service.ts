@@ -1,4 +1,5 @@
 /** A real service on an ephemeral port, on the test database, with its logs captured. */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +80,34 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         if (ownDatabase) await database.drop();
         rmSync(dataDir, { recursive: true, force: true });
       }
+    },
+  };
+}
+
+export interface TwoNodes {
+  first: TestService;
+  second: TestService;
+  stop(): Promise<void>;
+}
+
+/**
+ * Two service nodes of one deployment on one fresh PostgreSQL database: the
+ * same master key (gateway credentials are sealed with it) and, through
+ * REDIS_URL, the same shared counters, as behind a load balancer.
+ */
+export async function startTwoNodes(env: Record<string, string> = {}): Promise<TwoNodes> {
+  if (!process.env.REDIS_URL) throw new Error('the PostgreSQL pass needs REDIS_URL (redis://127.0.0.1:6379): nodes share their counters there');
+  const database = await createTestDatabase();
+  const shared = { MASTER_KEY: randomBytes(32).toString('base64'), ...env };
+  const first = await startTestService({ database, env: shared });
+  const second = await startTestService({ database, env: shared });
+  return {
+    first,
+    second,
+    async stop() {
+      await first.stop();
+      await second.stop();
+      await database.drop();
     },
   };
 }
