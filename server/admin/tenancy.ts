@@ -25,11 +25,10 @@ export const organizationsRouter = t.router({
 
   /** Every organization for an operator; a member's own, each with their `role` in it. */
   list: adminProcedure.query(async ({ ctx }) => {
-    const visible = visibleOrganizations(ctx.actor);
-    const organizations = await listOrganizations(ctx.em);
-    if (visible === null || ctx.actor.kind !== 'member') return organizations;
+    const organizations = await listOrganizations(ctx.em, visibleOrganizations(ctx.actor));
+    if (ctx.actor.kind !== 'member') return organizations;
     const roles = ctx.actor.roles;
-    return organizations.filter((organization) => visible.includes(organization.id)).map((organization) => ({ ...organization, role: roles.get(organization.id)! }));
+    return organizations.map((organization) => ({ ...organization, role: roles.get(organization.id)! }));
   }),
 
   setBilling: adminProcedure.input(SetBillingInput).mutation(({ ctx, input }) => {

@@ -23,8 +23,9 @@ export async function createOrganization(em: EntityManager, input: { name: strin
   return organizationView(organization);
 }
 
-export async function listOrganizations(em: EntityManager) {
-  return (await em.find(Organization, {}, { orderBy: { createdAt: 'asc' } })).map(organizationView);
+/** Every organization, or only those of `ids` (a member's). */
+export async function listOrganizations(em: EntityManager, ids: string[] | null = null) {
+  return (await em.find(Organization, ids ? { id: { $in: ids } } : {}, { orderBy: { createdAt: 'asc' } })).map(organizationView);
 }
 
 async function loadOrganization(em: EntityManager, organizationId: string): Promise<Organization> {
