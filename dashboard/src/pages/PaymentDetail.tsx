@@ -24,8 +24,13 @@ export default function PaymentDetailPage() {
   const detail = useQuery({
     queryKey: ['payments', 'get', paymentId],
     queryFn: () => api.payments.get.query({ paymentId }),
-    // Deliveries go out in the background: the timeline follows them for a while.
-    refetchInterval: 3_000,
+    // The gateway's notifications and the deliveries arrive in the background: the page follows them until the
+    // payment is final and every delivery has an outcome (an action or a resend on the page fetches it again).
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      const settled = data && FINAL_PAYMENT_STATUSES.includes(data.payment.status) && data.events.every((event) => event.dispatchedAt && event.deliveries.every((d) => d.status !== 'PENDING'));
+      return settled ? false : 3_000;
+    },
   });
   if (detail.error) return <Failed error={detail.error} />;
   if (!detail.data) return <Loading />;

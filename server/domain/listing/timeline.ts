@@ -15,7 +15,11 @@ export async function timelineOf(em: EntityManager, environmentId: string, resou
     : [];
   const lastAttempt = new Map(attempts.map((attempt) => [attempt.delivery.id, attempt]));
   const byEvent = new Map<string, WebhookDelivery[]>();
-  for (const delivery of deliveries) byEvent.set(delivery.event.id, [...(byEvent.get(delivery.event.id) ?? []), delivery]);
+  for (const delivery of deliveries) {
+    const ofEvent = byEvent.get(delivery.event.id);
+    if (ofEvent) ofEvent.push(delivery);
+    else byEvent.set(delivery.event.id, [delivery]);
+  }
   return events.map((event) => ({
     id: event.id,
     type: event.type,
