@@ -49,7 +49,7 @@ export const getPaymentByExternalId = authedProcedure
   })
   .input(ExternalIdQuery)
   .output(Payment)
-  .query(async ({ ctx, input }) => paymentBody(await findPaymentByExternalId(ctx.em, ctx.principal.environment.id, input.externalId)));
+  .query(async ({ ctx, input }) => paymentBody(await findPaymentByExternalId(ctx.em, ctx.principal.environmentId, input.externalId)));
 
 export const getPayment = authedProcedure
   .meta({
@@ -58,7 +58,7 @@ export const getPayment = authedProcedure
   })
   .input(PaymentId)
   .output(Payment)
-  .query(async ({ ctx, input }) => paymentBody(await findPayment(ctx.em, ctx.principal.environment.id, input.id)));
+  .query(async ({ ctx, input }) => paymentBody(await findPayment(ctx.em, ctx.principal.environmentId, input.id)));
 
 export const cancelPaymentProcedure = authedProcedure
   .meta({

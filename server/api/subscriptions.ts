@@ -36,7 +36,7 @@ export const getSubscriptionByExternalId = authedProcedure
   })
   .input(ExternalIdQuery)
   .output(Subscription)
-  .query(async ({ ctx, input }) => subscriptionBody(await findSubscriptionByExternalId(ctx.em, ctx.principal.environment.id, input.externalId)));
+  .query(async ({ ctx, input }) => subscriptionBody(await findSubscriptionByExternalId(ctx.em, ctx.principal.environmentId, input.externalId)));
 
 export const getSubscription = authedProcedure
   .meta({
@@ -52,7 +52,7 @@ export const getSubscription = authedProcedure
   })
   .input(z.object({ id: z.string() }))
   .output(Subscription)
-  .query(async ({ ctx, input }) => subscriptionBody(await findSubscription(ctx.em, ctx.principal.environment.id, input.id)));
+  .query(async ({ ctx, input }) => subscriptionBody(await findSubscription(ctx.em, ctx.principal.environmentId, input.id)));
 
 export const cancelSubscriptionProcedure = authedProcedure
   .meta({

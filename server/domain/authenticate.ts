@@ -146,10 +146,46 @@ export async function authenticate(em: EntityManager, header: string | undefined
   if (rows.apiKey.revokedAt) throw new ApiError('unauthorized', {}, 'This API key has been revoked.');
   await cache.touch(em, rows, now);
 
-  // The request's own unit of work gets managed copies (no query): what it creates can reference them.
-  const organization = em.merge(Organization, rows.organization, { validate: false });
-  const project = em.merge(Project, rows.project, { validate: false });
-  const environment = em.merge(Environment, rows.environment, { validate: false });
-  const apiKey = em.merge(ApiKey, rows.apiKey, { validate: false });
-  return { apiKey, environment, project, organization };
+  return principalOf(em, rows);
+}
+
+/**
+ * The request's own unit of work gets managed copies (no query) when a use
+ * case first asks for them, so what it creates can reference them; each is
+ * merged after the one it points to, as the key's rows were read.
+ */
+function principalOf(em: EntityManager, rows: KeyRows): Principal {
+  let organization: Organization | undefined;
+  let project: Project | undefined;
+  let environment: Environment | undefined;
+  let apiKey: ApiKey | undefined;
+  return {
+    environmentId: rows.environment.id,
+    apiKeyId: rows.apiKey.id,
+    rateLimits: rows.apiKey.rateLimits,
+    get organization() {
+      return (organization ??= em.merge(Organization, rows.organization, { validate: false }));
+    },
+    get project() {
+      if (!project) {
+        void this.organization;
+        project = em.merge(Project, rows.project, { validate: false });
+      }
+      return project;
+    },
+    get environment() {
+      if (!environment) {
+        void this.project;
+        environment = em.merge(Environment, rows.environment, { validate: false });
+      }
+      return environment;
+    },
+    get apiKey() {
+      if (!apiKey) {
+        void this.environment;
+        apiKey = em.merge(ApiKey, rows.apiKey, { validate: false });
+      }
+      return apiKey;
+    },
+  };
 }

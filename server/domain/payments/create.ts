@@ -19,6 +19,7 @@ import { assertReturnUrlAllowed, RETURN_URL } from '../return-url';
 import { CREATE_ONCE, createOnce, type Created, type RegistrationSteps } from '../registration/create-once';
 import { gatewayIdempotencyKey, requestFingerprint } from '../registration/idempotency';
 import type { RequestContext } from '../request-context';
+import { paymentByExternalId } from './lookup';
 import { ROUTE_NEW } from '../routing';
 
 export type CreatePaymentRequest = z.output<typeof CreatePaymentBody>;
@@ -35,6 +36,7 @@ export async function createPayment(context: RequestContext, request: CreatePaym
 
   const steps: RegistrationSteps<Payment, CreatePaymentInput, PaymentSnapshot> = {
     entity: Payment,
+    byExternalId: paymentByExternalId,
     call: (adapter, gatewayRequest) => adapter.createPayment(gatewayRequest),
     commit: async (locked, snapshot, tx) => {
       await countTransaction(tx, organization.id, locked.id, services.now());

@@ -9,6 +9,7 @@
  * document) is kept sealed with the master key, for a take-over only.
  */
 import { UniqueConstraintViolationException, type EntityClass } from '@mikro-orm/core';
+import type { OneRowReader } from '../../db/one-row';
 import type { EntityManager } from '../../db/orm';
 import type { GatewayAdapter } from '../../gateways';
 import type { DomainEvent } from '../events';
@@ -21,6 +22,8 @@ import { AWAIT_REGISTRATION, awaitRegistration, callGatewayForRegistration, leas
 /** How one kind of resource is registered at its gateway. */
 export interface RegistrationSteps<T extends GatewayResource, R, S> {
   entity: EntityClass<T>;
+  /** Reads the resource by (externalId, environment id). */
+  byExternalId: OneRowReader<T>;
   /** Sends the create request to the gateway. */
   call(adapter: GatewayAdapter, request: R): Promise<S>;
   /** Under the resource's row lock, for a resource not registered yet: takes the gateway's answer and returns the events. */
@@ -51,10 +54,9 @@ export interface Created<T> {
 
 export async function createOnce<T extends GatewayResource, R, S>(context: RequestContext, create: CreateOnce<T, R, S>): Promise<Created<T>> {
   const { em, services, principal } = context;
-  const { entity } = create.steps;
-  const unique = { environment: principal.environment.id, externalId: create.externalId } as never;
+  const unique = [create.externalId, principal.environment.id];
 
-  const existing = await em.findOne(entity, unique);
+  const existing = await create.steps.byExternalId(em, unique);
   if (existing) return { resource: await answerExisting(context, create, existing), replayed: true };
 
   const prepared = await create.prepare();
@@ -66,7 +68,8 @@ export async function createOnce<T extends GatewayResource, R, S>(context: Reque
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
     // A concurrent request inserted first: answer its resource, read through a fresh unit of work (this one holds the failed insert).
     const fresh = em.fork();
-    const winner = await fresh.findOneOrFail(entity, unique);
+    const winner = await create.steps.byExternalId(fresh, unique);
+    if (!winner) throw error;
     return { resource: await answerExisting({ ...context, em: fresh }, create, winner), replayed: true };
   }
   return { resource: await register(context, create.steps, prepared.resource, prepared.route.adapter, prepared.request), replayed: false };

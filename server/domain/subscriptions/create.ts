@@ -15,6 +15,7 @@ import { assertReturnUrlAllowed, RETURN_URL } from '../return-url';
 import { CREATE_ONCE, createOnce, type Created, type RegistrationSteps } from '../registration/create-once';
 import { gatewayIdempotencyKey, requestFingerprint } from '../registration/idempotency';
 import type { RequestContext } from '../request-context';
+import { subscriptionByExternalId } from './lookup';
 import { ROUTE_NEW } from '../routing';
 import { initialSubscriptionStatus } from './states';
 
@@ -24,6 +25,7 @@ export const CREATE_SUBSCRIPTION = raises([], RETURN_URL, BILLING_GATE, ROUTE_NE
 
 const STEPS: RegistrationSteps<Subscription, CreateSubscriptionInput, SubscriptionSnapshot> = {
   entity: Subscription,
+  byExternalId: subscriptionByExternalId,
   call: (adapter, request) => adapter.createSubscription(request),
   commit: (locked, snapshot) => locked.registerAtGateway(snapshot),
 };
