@@ -5,11 +5,24 @@
  * causes. The lock serializes a webhook, a sync and a cancel racing on one
  * resource, so each sees the other's result and a final status stays final.
  */
-import { LockMode, type EntityClass } from '@mikro-orm/core';
+import type { EntityClass } from '@mikro-orm/core';
+import { oneRowBy, type OneRowReader } from '../db/one-row';
 import type { EntityManager } from '../db/orm';
 import type { Services } from '../services';
 import type { DomainEvent } from './events';
 import { recordEvents } from './outbox';
+
+const lockedReaders = new Map<EntityClass<object>, OneRowReader<object>>();
+
+/** `select … for update` by id, its SQL written once per entity. */
+function lockedById<T extends { id: string }>(entity: EntityClass<T>): OneRowReader<T> {
+  let reader = lockedReaders.get(entity);
+  if (!reader) {
+    reader = oneRowBy(entity as EntityClass<{ id: string }>, ['id'], { forUpdate: true });
+    lockedReaders.set(entity, reader);
+  }
+  return reader as OneRowReader<T>;
+}
 
 export type LockedChange<T> = (locked: T, tx: EntityManager) => DomainEvent[] | Promise<DomainEvent[]>;
 
@@ -22,7 +35,8 @@ export async function applyLocked<T extends { id: string }>(
 ): Promise<T> {
   let changed = false;
   const resource = await em.transactional(async (tx) => {
-    const locked = await tx.findOneOrFail(entity, { id } as never, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const locked = await lockedById(entity)(tx, [id]);
+    if (!locked) throw new Error(`${entity.name} ${id} vanished before its change`);
     const events = await change(locked, tx);
     recordEvents(tx, events);
     changed = events.length > 0;
