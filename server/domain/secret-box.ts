@@ -5,11 +5,15 @@
  * value fails to open instead of decrypting to garbage.
  * Stored form: `v1.<iv>.<tag>.<ciphertext>` (base64url parts).
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 export class SecretBox {
-  constructor(private readonly key: Buffer) {
+  /** Imported once: a raw key buffer would be imported again by every cipher. */
+  private readonly key: KeyObject;
+
+  constructor(key: Buffer) {
     if (key.length !== 32) throw new Error('the master key must be 32 bytes');
+    this.key = createSecretKey(key);
   }
 
   seal(plaintext: string): string {
