@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
+import SonicBoom from 'sonic-boom';
 
 /**
  * JSON logs for machines (tests, production, anything reading stdout through
@@ -58,9 +59,14 @@ function prettyStream(): pino.DestinationStream {
  * every request would wait on it. Each line is still handed to the system at
  * once (no batching delay), and what is pending when the process ends is
  * written before it does.
+ *
+ * Our own sonic-boom 5 rather than `pino.destination` (pino 10 ships sonic-boom
+ * 4, whose `flushSync` retries forever, every 100 ms, on any write error that
+ * is not EAGAIN: with stdout closed, the exit flush below would never return
+ * and the process would never exit). Version 5 throws such errors instead.
  */
 function jsonStream(): pino.DestinationStream {
-  const stream = pino.destination({ dest: 1, sync: false });
+  const stream = new SonicBoom({ fd: 1, sync: false });
   process.once('exit', () => {
     try {
       stream.flushSync();
