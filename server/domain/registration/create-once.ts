@@ -69,6 +69,7 @@ export async function createOnce<T extends GatewayResource, R, S>(context: Reque
     // A concurrent request inserted first: answer its resource, read through a fresh unit of work (this one holds the failed insert).
     const fresh = em.fork();
     const winner = await create.steps.byExternalId(fresh, unique);
+    // Gone already: the gateway refused the winner's request and its row was deleted; nothing here to answer with.
     if (!winner) throw error;
     return { resource: await answerExisting({ ...context, em: fresh }, create, winner), replayed: true };
   }
