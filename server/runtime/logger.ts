@@ -62,12 +62,25 @@ function prettyStream(): pino.DestinationStream {
  *
  * Our own sonic-boom 5 rather than `pino.destination` (pino 10 ships sonic-boom
  * 4, whose `flushSync` retries forever, every 100 ms, on any write error that
- * is not EAGAIN: with stdout closed, the exit flush below would never return
- * and the process would never exit). Version 5 throws such errors instead.
+ * is not EAGAIN: the exit flush below could then never return and the process
+ * never exit). Version 5 throws such errors instead. As `pino.destination`
+ * does, a reader that went away (EPIPE) stops the logging, not the service.
  */
 function jsonStream(): pino.DestinationStream {
   const stream = new SonicBoom({ fd: 1, sync: false });
+  let readerGone = false;
+  const onError = (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') {
+      readerGone = true;
+      stream.write = () => true;
+      return;
+    }
+    stream.off('error', onError);
+    stream.emit('error', error);
+  };
+  stream.on('error', onError);
   process.once('exit', () => {
+    if (readerGone) return;
     try {
       stream.flushSync();
     } catch {
