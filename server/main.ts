@@ -70,6 +70,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
+// As for the log lines (runtime/logger.ts): a stdout reader that went away (`npm start | head -3`) costs the banner, not the service.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
 // The log lines of the start (migrations) are written first, so the banner comes last.
 await new Promise<void>((done) => log.flush(() => done()));
 process.stdout.write(lines.join('\n') + '\n');
