@@ -17,7 +17,7 @@ import { applyLocked } from '../locked-apply';
 import type { RequestContext } from '../request-context';
 import { raises } from '../raises';
 import { ROUTE_EXISTING, type Route } from '../routing';
-import { AWAIT_REGISTRATION, awaitRegistration, callGatewayForRegistration, leaseEnd, type GatewayResource } from './lease';
+import { AWAIT_REGISTRATION, awaitRegistration, callGatewayForRegistration, leaseEnd, refusedByGateway, type GatewayResource } from './lease';
 
 /** How one kind of resource is registered at its gateway. */
 export interface RegistrationSteps<T extends GatewayResource, R, S> {
@@ -69,8 +69,7 @@ export async function createOnce<T extends GatewayResource, R, S>(context: Reque
     // A concurrent request inserted first: answer its resource, read through a fresh unit of work (this one holds the failed insert).
     const fresh = em.fork();
     const winner = await create.steps.byExternalId(fresh, unique);
-    // Gone already: the gateway refused the winner's request and its row was deleted; nothing here to answer with.
-    if (!winner) throw error;
+    if (!winner) throw refusedByGateway();
     return { resource: await answerExisting({ ...context, em: fresh }, create, winner), replayed: true };
   }
   return { resource: await register(context, create.steps, prepared.resource, prepared.route.adapter, prepared.request), replayed: false };

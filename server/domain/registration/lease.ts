@@ -33,6 +33,10 @@ export const leaseEnd = (services: Services): Date => new Date(services.now().ge
 
 export const AWAIT_REGISTRATION = raises(['invalid_input', 'gateway_error']);
 
+/** The answer for a create whose resource vanished: the request that held its registration was refused by the gateway, which freed the externalId. */
+export const refusedByGateway = (): ApiError =>
+  new ApiError('invalid_input', { issues: [{ path: [], message: 'the gateway refused this request; check it and retry' }] });
+
 /**
  * Waits until the resource is registered by whoever holds the lease, or takes
  * the lease when it lapses and calls `register` with it.
@@ -48,10 +52,7 @@ export async function awaitRegistration<T extends GatewayResource>(
   for (;;) {
     const fresh = em.fork();
     const current = await fresh.findOne(entity, { id: resourceId } as never);
-    if (!current) {
-      // The holder's gateway refused the request and freed the externalId.
-      throw new ApiError('invalid_input', { issues: [{ path: [], message: 'the gateway refused this request; check it and retry' }] });
-    }
+    if (!current) throw refusedByGateway();
     if (current.isRegistered) return current;
     const taken = await fresh.nativeUpdate(
       entity,
