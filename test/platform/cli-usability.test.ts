@@ -19,7 +19,7 @@ import { buildProgram } from '../../server/admin/cli/program';
 import { examplesOf } from '../../server/admin/cli/tools';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
-import { startServiceProcess } from '../support/service-process';
+import { startServiceProcess, unusedPort } from '../support/service-process';
 import { eventually } from '../webhooks/support/events';
 import { startReceiver, type Receiver } from '../webhooks/support/receiver';
 
@@ -160,12 +160,7 @@ describe('payments-admin for scripts', () => {
   });
 
   it('nothing at --url is unreachable (exit 5); another program there is not_this_service (exit 5); for commands and for listen', async () => {
-    const closed = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as { port: number };
-        probe.close(() => resolve(port));
-      });
-    });
+    const closed = await unusedPort();
     for (const args of [['org', 'list'], ['webhook', 'listen', '--forward-to', receiver.url()]]) {
       const down = await run(process.execPath, [BIN, '--url', `http://127.0.0.1:${closed}`, '--token', 'x', ...args]);
       expect(down.code, args.join(' ')).toBe(EXIT_CODES.unreachable);

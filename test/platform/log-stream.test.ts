@@ -5,12 +5,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { spawnService } from '../support/service-process';
+import { exitWithin, spawnService, unusedPort } from '../support/service-process';
 
 const logger = fileURLToPath(new URL('../../server/runtime/logger.ts', import.meta.url));
 
@@ -36,7 +35,7 @@ describe('JSON logs on a stdout nobody reads any more', () => {
     // The reader leaves after the first lines: the pipe's read end closes, the next writes fail with EPIPE.
     child.stdout.once('data', () => child.stdout.destroy());
 
-    const code = await exitOf(child, () => stderr);
+    const code = await exitWithin(child, 20_000, () => stderr);
     expect(stderr).toContain('still running after its reader left');
     expect(stderr).not.toMatch(/EPIPE|Unhandled/);
     expect(code).toBe(0);
@@ -44,7 +43,7 @@ describe('JSON logs on a stdout nobody reads any more', () => {
 
   it('keeps the service answering when stdout is closed before its banner, and it still stops cleanly', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'stdout-gone-'));
-    const port = await freePort();
+    const port = await unusedPort();
     const child = spawnService({ PORT: String(port), DATA_DIR: dataDir, LOG_FORMAT: 'json' });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -56,7 +55,7 @@ describe('JSON logs on a stdout nobody reads any more', () => {
       expect(child.exitCode).toBeNull();
       expect((await fetch(`http://127.0.0.1:${port}/v1/health`)).status).toBe(200);
       child.kill('SIGTERM');
-      expect(await exitOf(child, () => stderr)).toBe(0);
+      expect(await exitWithin(child, 20_000, () => stderr)).toBe(0);
       expect(stderr).not.toMatch(/EPIPE|Unhandled/);
     } finally {
       child.kill('SIGKILL');
@@ -64,20 +63,6 @@ describe('JSON logs on a stdout nobody reads any more', () => {
     }
   }, 60_000);
 });
-
-function exitOf(child: ChildProcess, stderr: () => string): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the process did not exit:\n${stderr()}`));
-    }, 20_000);
-    child.on('exit', (exitCode) => {
-      clearTimeout(timer);
-      resolve(exitCode);
-    });
-  });
-}
 
 /** Waits until the service's health answers 200 (503 while it starts), failing at once if it exits. */
 async function readyAt(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
@@ -89,15 +74,4 @@ async function readyAt(url: string, child: ChildProcess, stderr: () => string): 
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`the service never became ready:\n${stderr()}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { onPostgres } from '../support/database';
 import { call } from '../support/http';
-import { spawnService, startServiceProcess } from '../support/service-process';
+import { exitWithin, spawnService, startServiceProcess } from '../support/service-process';
 
 const scratch = mkdtempSync(join(tmpdir(), 'payments-startup-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -36,16 +36,7 @@ function failedStart(env: Record<string, string>): Promise<Failed> {
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the service did not stop:\n${stdout}${stderr}`));
-    }, 45_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return exitWithin(child, 45_000, () => stdout + stderr).then((code) => ({ code, stdout, stderr }));
 }
 
 /** One line naming the variable, no stack, no source file, a non-zero exit. */

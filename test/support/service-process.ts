@@ -3,7 +3,8 @@
  * (`server/main.ts` through tsx) with a data folder, started the way
  * `npm start` does, resolved once it prints its address and demo key.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -48,5 +49,32 @@ export function startServiceProcess(env: Record<string, string>): Promise<Servic
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('exit', (code) => reject(new Error(`service exited with ${code}:\n${output}`)));
+  });
+}
+
+/** Resolves with the exit code once the process ends; kills it and fails after `ms`, showing `output()`. */
+export function exitWithin(child: ChildProcess, ms: number, output: () => string): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the process did not exit within ${ms} ms:\n${output()}`));
+    }, ms);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
+/** A port nothing listens on right now (bound on 127.0.0.1 by the system, then released). */
+export function unusedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
   });
 }
