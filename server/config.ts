@@ -3,12 +3,25 @@
  * validated with Zod. A bad value stops start-up with a message that names the
  * variable; values are never echoed back, since some of them are secrets.
  */
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMITS, DEFAULT_WEBHOOK_TIMEOUT_MS } from './contract/limits';
 
 const boolFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** express's names for groups of proxy addresses. */
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+function isAddressOrRange(entry: string): boolean {
+  if (ipaddr.isValid(entry)) return true;
+  try {
+    ipaddr.parseCIDR(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const perMinute = (fallback: number) => z.coerce.number().int().min(1).max(1_000_000).default(fallback);
 
@@ -19,6 +32,23 @@ const EnvSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     /** Public address merchants use; shown in the OpenAPI document's `servers`. */
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /**
+     * Which reverse proxies in front of the service to believe about the client's address (X-Forwarded-For) and
+     * protocol: express's `trust proxy`. Unset: none, every request's address is the socket's peer.
+     * `1` (a number): that many proxy hops; `loopback`, `uniquelocal`, addresses or CIDR ranges, comma-separated:
+     * the proxies at those addresses. The log-in throttle counts by the address this yields.
+     */
+    TRUST_PROXY: z
+      .string()
+      .trim()
+      .transform((value, ctx) => {
+        if (/^\d{1,2}$/.test(value)) return Number(value);
+        const entries = value.split(',').map((entry) => entry.trim());
+        if (entries.every((entry) => TRUST_PROXY_NAMES.has(entry) || isAddressOrRange(entry))) return entries;
+        ctx.addIssue({ code: 'custom', message: 'must be a number of proxy hops, or comma-separated addresses, CIDR ranges, loopback, linklocal or uniquelocal' });
+        return z.NEVER;
+      })
+      .optional(),
     /** `postgres://…` selects PostgreSQL; without it the embedded PGlite database is used. */
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// URL' }).optional(),
     /** Folder of the embedded database and of generated local files. */
@@ -90,6 +120,8 @@ export interface Config {
   host: string;
   port: number;
   publicBaseUrl: string | undefined;
+  /** express's `trust proxy` (TRUST_PROXY): false, a number of hops, or the proxies' addresses. */
+  trustProxy: false | number | string[];
   database: { kind: 'postgresql'; url: string } | { kind: 'pglite'; dataDir: string | null };
   dataDir: string;
   logLevel: Env['LOG_LEVEL'];
@@ -132,6 +164,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST,
     port: env.PORT,
     publicBaseUrl: env.PUBLIC_BASE_URL,
+    trustProxy: env.TRUST_PROXY ?? false,
     database: env.DATABASE_URL
       ? { kind: 'postgresql', url: env.DATABASE_URL }
       : { kind: 'pglite', dataDir: env.DATABASE_IN_MEMORY ? null : `${env.DATA_DIR}/pg` },

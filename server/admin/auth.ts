@@ -6,7 +6,8 @@
 import { OperatorError } from '../domain/operator-errors';
 import { acceptInvitation } from '../domain/people/invitations';
 import { listSessions, openSession, revokeSession, SESSION_ABSOLUTE_MS, sessionAnswer } from '../domain/people/sessions';
-import { changeOwnPassword, checkCredentials, loadUser } from '../domain/people/users';
+import { DEVICE_TTL_MS, issueDeviceToken, trustedDevice } from '../domain/people/trusted-devices';
+import { changeOwnPassword, checkCredentials, loadUser, normalizeEmail, type Client } from '../domain/people/users';
 import type { User } from '../db/entities';
 import { AcceptInvitationInput, ChangePasswordInput, LoginInput, RevokeSessionInput } from './inputs/people';
 import { adminProcedure, adminT as t, type AdminContext, type WebCaller } from './procedure';
@@ -22,10 +23,21 @@ function signedIn(ctx: AdminContext): NonNullable<WebCaller['session']> {
   return session;
 }
 
-/** A new session for the user, its cookie set, and what the dashboard needs to start. */
+/** The browser as the log-in throttle sees it when it tries `email`: its address, and its trusted device if it proves one for that e-mail. */
+const clientOf = (ctx: AdminContext, web: WebCaller, email: string): Client => ({
+  address: web.address,
+  device: trustedDevice(ctx.services.secrets, web.deviceToken, normalizeEmail(email)),
+});
+
+/**
+ * A new session for the user, its cookie set, and what the dashboard needs to
+ * start. The browser becomes a trusted device for this e-mail (its own
+ * throttle window) unless it already is one.
+ */
 async function startSession(ctx: AdminContext, web: WebCaller, user: User) {
   const { token } = await openSession(ctx.em, user, web.userAgent, ctx.services.now());
   web.setSessionCookie(token, SESSION_ABSOLUTE_MS);
+  if (!trustedDevice(ctx.services.secrets, web.deviceToken, user.email)) web.setDeviceCookie(issueDeviceToken(ctx.services.secrets, user.email), DEVICE_TTL_MS);
   return sessionAnswer(ctx.em, user, token);
 }
 
@@ -33,7 +45,7 @@ export const authRouter = t.router({
   /** Wrong e-mail or password: 401. Too many failures for this e-mail from this address, or from this address: 429. */
   login: adminProcedure.input(LoginInput).mutation(async ({ ctx, input }) => {
     const web = browser(ctx);
-    const user = await checkCredentials(ctx.em, ctx.services.loginThrottle, { ...input, address: web.address });
+    const user = await checkCredentials(ctx.em, ctx.services.loginThrottle, { ...input, client: clientOf(ctx, web, input.email) });
     return startSession(ctx, web, user);
   }),
 
@@ -68,7 +80,9 @@ export const authRouter = t.router({
   /** Ends the caller's other sessions too. */
   changePassword: adminProcedure.input(ChangePasswordInput).mutation(async ({ ctx, input }) => {
     const session = signedIn(ctx);
-    const change = { userId: session.userId, currentPassword: input.currentPassword, newPassword: input.newPassword, sessionId: session.id, address: browser(ctx).address };
+    const web = browser(ctx);
+    const email = (await loadUser(ctx.em, session.userId)).email;
+    const change = { userId: session.userId, currentPassword: input.currentPassword, newPassword: input.newPassword, sessionId: session.id, client: clientOf(ctx, web, email) };
     await changeOwnPassword(ctx.em, ctx.services.loginThrottle, change, ctx.services.now());
     return { changed: true };
   }),

@@ -31,6 +31,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import { TRPCError } from '@trpc/server';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { csrfMatches, resolveSession } from '../domain/people/sessions';
+import { DEVICE_COOKIE } from '../domain/people/trusted-devices';
 import { OPERATOR, type Actor } from './access';
 import { ZodError } from 'zod';
 import { JSON_MAX_DEPTH } from '../contract/limits';
@@ -264,7 +265,9 @@ function webCaller(services: Services, req: Request, res: Response, session: Web
     session,
     address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
     userAgent: req.headers['user-agent'] ?? null,
+    deviceToken: cookieOf(req, DEVICE_COOKIE),
     setSessionCookie: (token, maxAgeMs) => void res.cookie(SESSION_COOKIE, token, { ...options, maxAge: maxAgeMs }),
+    setDeviceCookie: (token, maxAgeMs) => void res.cookie(DEVICE_COOKIE, token, { ...options, maxAge: maxAgeMs }),
     clearSessionCookie: () => void res.clearCookie(SESSION_COOKIE, options),
   };
 }

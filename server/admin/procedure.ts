@@ -20,7 +20,10 @@ export interface WebCaller {
   /** The client's address (the log-in throttle counts by it). */
   address: string;
   userAgent: string | null;
+  /** The trusted-device cookie the browser sent (domain/people/trusted-devices.ts), unverified. */
+  deviceToken: string | null;
   setSessionCookie(token: string, maxAgeMs: number): void;
+  setDeviceCookie(token: string, maxAgeMs: number): void;
   clearSessionCookie(): void;
 }
 

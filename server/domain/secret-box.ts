@@ -5,15 +5,29 @@
  * value fails to open instead of decrypting to garbage.
  * Stored form: `v1.<iv>.<tag>.<ciphertext>` (base64url parts).
  */
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 
 export class SecretBox {
   /** Imported once: a raw key buffer would be imported again by every cipher. */
   private readonly key: KeyObject;
+  private readonly macKeys = new Map<string, KeyObject>();
 
   constructor(key: Buffer) {
     if (key.length !== 32) throw new Error('the master key must be 32 bytes');
     this.key = createSecretKey(key);
+  }
+
+  /**
+   * An HMAC of `value` under a key derived from the master key for this
+   * purpose alone (HKDF), so a tag made for one use is worthless for another.
+   */
+  mac(purpose: string, value: string): string {
+    let key = this.macKeys.get(purpose);
+    if (!key) {
+      key = createSecretKey(Buffer.from(hkdfSync('sha256', this.key, '', purpose, 32)));
+      this.macKeys.set(purpose, key);
+    }
+    return createHmac('sha256', key).update(value).digest('base64url');
   }
 
   seal(plaintext: string): string {

@@ -38,6 +38,8 @@ export function createApp(services: Services, options: { adminToken: string }): 
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
+  // Behind a reverse proxy, req.ip is the client's address only when the proxy is trusted (TRUST_PROXY).
+  app.set('trust proxy', services.config.trustProxy);
   app.use(requestLog(services.log));
   app.use(originFormOnly);
 

@@ -3,9 +3,12 @@
  * Redis with REDIS_URL, so a guesser spreading attempts over nodes is counted
  * once; otherwise this process's memory (the embedded single node). While
  * Redis is unreachable each node counts on its own (logged), as rate limits do.
+ *
+ * Each window is rate-limiter-flexible's `consume`: one atomic increment (a
+ * Lua script in Redis) that also tells whether the window was already full.
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { ADDRESS_FAILURES, EMAIL_FAILURES, type LoginThrottle } from '../domain/people/throttle';
+import { ADDRESS_FAILURES, EMAIL_FAILURES, type LoginClient, type LoginThrottle } from '../domain/people/throttle';
 import type { SharedStore } from './redis';
 
 type Build = (name: string, limit: { points: number; seconds: number }) => RateLimiterAbstract;
@@ -13,26 +16,24 @@ type Build = (name: string, limit: { points: number; seconds: number }) => RateL
 function throttle(build: Build): LoginThrottle {
   const byEmail = build('login:email', EMAIL_FAILURES);
   const byAddress = build('login:addr', ADDRESS_FAILURES);
-  const emailKey = (email: string, address: string) => `${address}|${email}`;
-  const waitOf = (res: RateLimiterRes | null, points: number) => (res && res.consumedPoints >= points ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 0);
-  const count = (limiter: RateLimiterAbstract, key: string) =>
+  // A trusted device is a client of its own: its window is keyed by the device, not the address.
+  const emailKey = (client: LoginClient) => (client.device ? `device:${client.device}|${client.email}` : `${client.address}|${client.email}`);
+  /** Seconds to wait when this attempt did not fit in the window; 0 when it did. */
+  const take = (limiter: RateLimiterAbstract, key: string) =>
     limiter.consume(key).then(
-      () => {},
+      () => 0,
       (rejection: unknown) => {
-        // A full window rejects with its state: the failure is counted all the same.
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
       },
     );
   return {
-    async blockedFor(email, address) {
-      const [perEmail, perAddress] = await Promise.all([byEmail.get(emailKey(email, address)), byAddress.get(address)]);
-      return Math.max(waitOf(perEmail, EMAIL_FAILURES.points), waitOf(perAddress, ADDRESS_FAILURES.points));
+    async attempt(client) {
+      const waits = await Promise.all([take(byEmail, emailKey(client)), client.device ? 0 : take(byAddress, client.address)]);
+      return Math.max(...waits);
     },
-    async failed(email, address) {
-      await Promise.all([count(byEmail, emailKey(email, address)), count(byAddress, address)]);
-    },
-    async succeeded(email, address) {
-      await byEmail.delete(emailKey(email, address));
+    async succeeded(client) {
+      await Promise.all([byEmail.delete(emailKey(client)), client.device ? undefined : byAddress.reward(client.address, 1)]);
     },
     async close() {},
   };

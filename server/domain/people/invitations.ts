@@ -62,13 +62,13 @@ export async function acceptInvitation(em: EntityManager, throttle: LoginThrottl
     if (claimed !== 1) throw new OperatorError('unauthorized', UNUSABLE);
     let user = await tx.findOne(User, { email: invitation.email });
     if (user) {
-      const wait = await throttle.blockedFor(user.email, input.address);
+      const client = { email: user.email, address: input.address, device: null };
+      const wait = await throttle.attempt(client);
       if (wait > 0) throw new OperatorError('rate_limited', `Too many wrong passwords; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
       if (user.disabledAt || !(await verifyPassword(input.password, user.passwordHash))) {
-        await throttle.failed(user.email, input.address);
         throw new OperatorError('unauthorized', `An account for ${invitation.email} already exists: enter its password to accept.`);
       }
-      await throttle.succeeded(user.email, input.address);
+      await throttle.succeeded(client);
     } else {
       user = await createUser(tx, { email: invitation.email, password: input.password });
     }

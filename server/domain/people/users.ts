@@ -7,7 +7,7 @@ import { DashboardSession, User } from '../../db/entities';
 import type { EntityManager } from '../../db/orm';
 import { notFound, OperatorError } from '../operator-errors';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
-import type { LoginThrottle } from './throttle';
+import type { LoginClient, LoginThrottle } from './throttle';
 
 /** One address, one user: `Maria@Example.com ` and `maria@example.com` are the same person. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
@@ -66,23 +66,24 @@ export async function setUserDisabled(em: EntityManager, userId: string, disable
 
 const WRONG = 'Wrong e-mail or password.';
 
+/** Who is trying, apart from the e-mail: see throttle.ts. */
+export type Client = Omit<LoginClient, 'email'>;
+
 /**
- * Checks an e-mail and password, counting failures per e-mail and address.
- * An unknown e-mail, a wrong password and a disabled user get the same
- * answer after the same work (a dummy hash is checked), so the answer does
- * not tell who has an account.
+ * Checks an e-mail and password. The attempt is counted before the check
+ * (throttle.ts), so no more guesses than the limit are ever evaluated. An
+ * unknown e-mail, a wrong password and a disabled user get the same answer
+ * after the same work (a dummy hash is checked), so the answer does not tell
+ * who has an account.
  */
-export async function checkCredentials(em: EntityManager, throttle: LoginThrottle, input: { email: string; password: string; address: string }): Promise<User> {
-  const email = normalizeEmail(input.email);
-  const wait = await throttle.blockedFor(email, input.address);
+export async function checkCredentials(em: EntityManager, throttle: LoginThrottle, input: { email: string; password: string; client: Client }): Promise<User> {
+  const client = { ...input.client, email: normalizeEmail(input.email) };
+  const wait = await throttle.attempt(client);
   if (wait > 0) throw new OperatorError('rate_limited', `Too many failed log-ins; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
-  const user = await em.findOne(User, { email });
+  const user = await em.findOne(User, { email: client.email });
   const matches = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash()));
-  if (!user || !matches || user.disabledAt) {
-    await throttle.failed(email, input.address);
-    throw new OperatorError('unauthorized', WRONG);
-  }
-  await throttle.succeeded(email, input.address);
+  if (!user || !matches || user.disabledAt) throw new OperatorError('unauthorized', WRONG);
+  await throttle.succeeded(client);
   if (needsRehash(user.passwordHash)) {
     user.passwordHash = await hashPassword(input.password);
     await em.flush();
@@ -92,23 +93,21 @@ export async function checkCredentials(em: EntityManager, throttle: LoginThrottl
 
 /**
  * For a signed-in user changing their own password: the current one must
- * match. Wrong guesses count with the log-in's failures (same e-mail and
- * address), so a borrowed session cannot try passwords faster than the
- * log-in page allows, then lock the owner out.
+ * match. Attempts count with the log-in's (same e-mail and client), so a
+ * borrowed session cannot try passwords faster than the log-in page allows,
+ * then lock the owner out.
  */
 export async function changeOwnPassword(
   em: EntityManager,
   throttle: LoginThrottle,
-  input: { userId: string; currentPassword: string; newPassword: string; sessionId: string; address: string },
+  input: { userId: string; currentPassword: string; newPassword: string; sessionId: string; client: Client },
   now: Date,
 ): Promise<void> {
   const user = await loadUser(em, input.userId);
-  const wait = await throttle.blockedFor(user.email, input.address);
+  const client = { ...input.client, email: user.email };
+  const wait = await throttle.attempt(client);
   if (wait > 0) throw new OperatorError('rate_limited', `Too many wrong passwords; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
-  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
-    await throttle.failed(user.email, input.address);
-    throw new OperatorError('invalid', 'The current password is wrong.');
-  }
-  await throttle.succeeded(user.email, input.address);
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) throw new OperatorError('invalid', 'The current password is wrong.');
+  await throttle.succeeded(client);
   await setPassword(em, user, input.newPassword, now, input.sessionId);
 }
