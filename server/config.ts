@@ -58,7 +58,7 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** `pretty`: coloured lines for people; `json`: one JSON object per line. Default: pretty on a terminal outside production, else json. */
     LOG_FORMAT: z.enum(['pretty', 'json'], { message: 'must be pretty or json' }).optional(),
-    /** `redis://…`: the store of counters shared by every node (rate limits, monthly quota admission, API-key cache epoch). */
+    /** `redis://…`: the store of counters shared by every node (rate limits, log-in throttle, API-key cache epoch). */
     REDIS_URL: z.url({ protocol: /^rediss?$/, message: 'must be a redis:// or rediss:// URL' }).optional(),
     /** Prefix of every Redis key this service writes, so several deployments (or test runs) can share one Redis. */
     REDIS_KEY_PREFIX: z.string().regex(/^[\w:.-]{1,64}$/, 'must be 1-64 letters, digits, _ : . or -').default('payments:'),

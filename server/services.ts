@@ -6,7 +6,6 @@ import type { GatewayDirectory } from './domain/routing';
 import type { SecretBox } from './domain/secret-box';
 import type { GatewaySimulator } from './gateways';
 import type { ApiKeyCache } from './domain/authenticate';
-import type { QuotaCounter } from './domain/billing';
 import type { RateLimiter } from './domain/rate-limits';
 import type { LoginThrottle } from './domain/people/throttle';
 import type { WebhookRuntime } from './webhooks/runtime';
@@ -19,8 +18,6 @@ export interface Services {
   rateLimiter: RateLimiter;
   /** Failed dashboard log-ins per e-mail and address (Redis with REDIS_URL, else memory). */
   loginThrottle: LoginThrottle;
-  /** Monthly-quota admission counters (Redis with REDIS_URL, else memory). */
-  quota: QuotaCounter;
   /** Per-node cache of API-key lookups, invalidated by the shared tenancy epoch. */
   apiKeys: ApiKeyCache;
   /** Routing configuration and gateway adapters, cached per environment. */

@@ -6,7 +6,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { BillingStatus, EnvironmentKind } from '../contract/enums';
 import { Environment, Organization, Project } from '../db/entities';
 import type { EntityManager } from '../db/orm';
-import { transactionsUsed, usagePeriod } from './billing';
+import { forgetQuotaCounters, transactionsUsed, usagePeriod } from './quota';
 import { notFound, OperatorError } from './operator-errors';
 
 export const organizationView = (o: Organization) => ({
@@ -38,14 +38,17 @@ async function loadOrganization(em: EntityManager, organizationId: string): Prom
 export async function setBilling(em: EntityManager, input: { organizationId: string; billingStatus?: BillingStatus; monthlyTxLimit?: number | null }) {
   const organization = await loadOrganization(em, input.organizationId);
   if (input.billingStatus !== undefined) organization.billingStatus = input.billingStatus;
+  // A counter stops counting while there is no limit: a new limit starts from the exact count.
+  const limitSetAgain = input.monthlyTxLimit != null && organization.monthlyTxLimit == null;
   if (input.monthlyTxLimit !== undefined) organization.monthlyTxLimit = input.monthlyTxLimit;
   await em.flush();
+  if (limitSetAgain) await forgetQuotaCounters(em, organization.id);
   return organizationView(organization);
 }
 
 export async function organizationUsage(em: EntityManager, organizationId: string, now: Date) {
   const organization = await loadOrganization(em, organizationId);
-  return { period: usagePeriod(now), used: await transactionsUsed(em, organization.id, now), limit: organization.monthlyTxLimit ?? null };
+  return { period: usagePeriod(now), used: await transactionsUsed(em, organization.id, usagePeriod(now)), limit: organization.monthlyTxLimit ?? null };
 }
 
 export async function createProject(em: EntityManager, input: { organizationId: string; name: string }) {

@@ -1,9 +1,10 @@
 /**
  * The Redis connection behind the counters every node shares (REDIS_URL):
- * rate limits, monthly-quota admission and the API-key cache epoch. Redis is
+ * rate limits, the log-in throttle and the API-key cache epoch. Redis is
  * never on the critical path of correctness: when it is unreachable, each
- * user of this client falls back (per-node rate limits, the database's count
- * for the quota, no key cache), so commands fail fast instead of queueing.
+ * user of this client falls back (per-node rate limits, no key cache), so
+ * commands fail fast instead of queueing. The monthly quota does not depend
+ * on it (domain/quota.ts).
  */
 import { Redis } from 'ioredis';
 import type { Logger } from './logger';
@@ -44,7 +45,7 @@ export function connectSharedStore(redis: { url: string; keyPrefix: string }, lo
     const now = Date.now();
     if (now - (lastWarned.get(reason) ?? 0) < 10_000) return;
     lastWarned.set(reason, now);
-    log.warn({ component: 'redis', reason, err: error }, 'Redis unavailable: rate limits per node, quota from the database, API keys read from the database');
+    log.warn({ component: 'redis', reason, err: error }, 'Redis unavailable: rate limits per node, API keys read from the database');
   }
   return {
     client,

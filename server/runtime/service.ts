@@ -1,6 +1,6 @@
 /**
  * Builds and runs one service process: database (migrated), shared counters
- * (rate limits, quota, API-key cache epoch: Redis or memory),
+ * (rate limits, log-in throttle, API-key cache epoch: Redis or memory),
  * HTTP server. Used by `npm start` and by the tests, which start real
  * services on ephemeral ports.
  */
@@ -11,12 +11,10 @@ import { openDatabase } from '../db/orm';
 import { createApp } from '../http/app';
 import { answerUnparsableRequests } from '../http/edge';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './rate-limit-stores';
-import { createMemoryQuotaCounter, createRedisQuotaCounter } from './quota-stores';
 import { createMemoryLoginThrottle, createRedisLoginThrottle } from './login-throttle-stores';
 import { connectSharedStore } from './redis';
 import { localTenancyEpoch, redisTenancyEpoch } from './tenancy-epochs';
 import { ApiKeyCache, CACHE_TTL_MS } from '../domain/authenticate';
-import { reconcileAfterMs } from '../domain/billing';
 import type { Services } from '../services';
 import { GatewayDirectory } from '../domain/routing';
 import { SecretBox } from '../domain/secret-box';
@@ -57,13 +55,11 @@ export async function startService(config: Config, log: Logger, options: { now?:
   if (!shared && config.database.kind === 'postgresql') {
     log.warn(
       { component: 'startup' },
-      'REDIS_URL is not set: rate limits and monthly-quota admission are counted per node, and another node\'s key revocation reaches this node within 1 s; set REDIS_URL when more than one node serves this database',
+      'REDIS_URL is not set: rate limits are counted per node, and another node\'s key revocation reaches this node within 1 s; set REDIS_URL when more than one node serves this database',
     );
   }
   const rateLimiter = shared ? createRedisRateLimiter(shared) : createMemoryRateLimiter();
   const loginThrottle = shared ? createRedisLoginThrottle(shared) : createMemoryLoginThrottle();
-  const quotaReconcileMs = reconcileAfterMs(config.gatewayTimeouts.totalMs);
-  const quota = shared ? createRedisQuotaCounter(shared, quotaReconcileMs) : createMemoryQuotaCounter(quotaReconcileMs);
   // Without a shared epoch on PostgreSQL another node's change reaches this node's cache within a second.
   const epoch = shared ? redisTenancyEpoch(shared) : localTenancyEpoch();
   const keyCacheTtlMs = shared || config.database.kind === 'pglite' ? CACHE_TTL_MS : 1_000;
@@ -72,7 +68,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
   const secrets = new SecretBox(config.masterKey ?? localMasterKey(config.dataDir));
   const gateways = new GatewayDirectory(secrets, config.gatewayTimeouts);
   const webhooks = createWebhookRuntime(config, options.resolveHost);
-  const services: Services = { config, log, db, rateLimiter, loginThrottle, quota, apiKeys, secrets, gateways, outbox: { notify: () => {} }, webhooks, publicUrl: () => publicUrl, simulators: null, now: options.now ?? (() => new Date()) };
+  const services: Services = { config, log, db, rateLimiter, loginThrottle, apiKeys, secrets, gateways, outbox: { notify: () => {} }, webhooks, publicUrl: () => publicUrl, simulators: null, now: options.now ?? (() => new Date()) };
   // The dispatcher replaces the no-op outbox; without it (WEBHOOK_DISPATCHER=false) another instance delivers.
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(services) : null;
   if (dispatcher) services.outbox = dispatcher;

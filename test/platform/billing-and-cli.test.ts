@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MonthlyUsage } from '../../server/db/entities';
-import { usagePeriod } from '../../server/domain/billing';
+import { usagePeriod } from '../../server/domain/quota';
 import { cli } from '../support/cli';
 import { call, validPayment } from '../support/http';
 import { startTestService, type TestService } from '../support/service';

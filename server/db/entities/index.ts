@@ -8,6 +8,8 @@ import { SubscriptionSchema } from './subscription';
 import { EnvironmentSchema } from './environment';
 import { MonthlyUsageSchema } from './monthly-usage';
 import { TransactionUsageSchema } from './transaction-usage';
+import { QuotaCounterSchema } from './quota-counter';
+import { QuotaClaimSchema } from './quota-claim';
 import { OrganizationSchema } from './organization';
 import { ProjectSchema } from './project';
 import { WebhookAttemptSchema } from './webhook-attempt';
@@ -28,6 +30,8 @@ export { RoutingRule } from './routing-rule';
 export { Subscription } from './subscription';
 export { MonthlyUsage } from './monthly-usage';
 export { TransactionUsage } from './transaction-usage';
+export { QuotaCounter } from './quota-counter';
+export { QuotaClaim } from './quota-claim';
 export { Organization } from './organization';
 export { Project } from './project';
 export { WebhookAttempt } from './webhook-attempt';
@@ -45,6 +49,8 @@ export const ENTITIES = [
   ApiKeySchema,
   MonthlyUsageSchema,
   TransactionUsageSchema,
+  QuotaCounterSchema,
+  QuotaClaimSchema,
   GatewayAccountSchema,
   RoutingRuleSchema,
   PaymentSchema,

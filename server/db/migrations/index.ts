@@ -8,6 +8,7 @@ import { Migration20261122114828_webhook_secret_overlap } from './Migration20261
 import { Migration20261122154826_transaction_usage } from './Migration20261122154826_transaction_usage';
 import { Migration20261122180007_dashboard_users } from './Migration20261122180007_dashboard_users';
 import { Migration20261122181000_listing_indexes } from './Migration20261122181000_listing_indexes';
+import { Migration20261124120000_quota_counters } from './Migration20261124120000_quota_counters';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -18,4 +19,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122154826_transaction_usage', class: Migration20261122154826_transaction_usage },
   { name: 'Migration20261122180007_dashboard_users', class: Migration20261122180007_dashboard_users },
   { name: 'Migration20261122181000_listing_indexes', class: Migration20261122181000_listing_indexes },
+  { name: 'Migration20261124120000_quota_counters', class: Migration20261124120000_quota_counters },
 ];

@@ -1,16 +1,17 @@
 /**
  * POST /v1/payments: checks billing, quota and routing once for a new
  * externalId, then creates the payment exactly once (registration/create-once.ts).
- * The quota admits the create through a shared counter (no row locked, no
- * create waits for another); the month's usage row is written in the same
- * transaction that records the gateway's acceptance.
+ * The quota admits the create with one conditional increment (domain/quota.ts);
+ * the month's usage row is written in the same transaction that records the
+ * gateway's acceptance.
  */
 import type { z } from 'zod';
 import type { CreatePaymentInput as CreatePaymentBody } from '../../contract/schemas/payment';
 import { Payment } from '../../db/entities';
 import type { CreatePaymentInput, PaymentSnapshot } from '../../gateways';
 import { isApiError } from '../../contract/errors';
-import { assertBillingActive, BILLING_GATE, countTransaction, reserveTransaction, TRANSACTION_QUOTA, type QuotaReservation } from '../billing';
+import { assertBillingActive, BILLING_GATE, countTransaction, reserveTransaction, TRANSACTION_QUOTA } from '../billing';
+import type { QuotaAdmission } from '../quota';
 import { gatewayCustomer, storedCustomer } from '../customer';
 import { GATEWAY_CALLS } from '../gateway-calls';
 import { assertPaymentFitsGateway, GATEWAY_REQUIREMENTS } from '../gateway-requirements';
@@ -39,19 +40,29 @@ export async function createPayment(context: RequestContext, request: CreatePaym
     byExternalId: paymentByExternalId,
     call: (adapter, gatewayRequest) => adapter.createPayment(gatewayRequest),
     commit: async (locked, snapshot, tx) => {
-      await countTransaction(tx, organization.id, locked.id, services.now());
+      await countTransaction(tx, organization.id, locked);
       return locked.registerAtGateway(snapshot);
     },
   };
+  // The payment's creation time is also the month its quota admission counts in.
+  const at = services.now();
   // Set by prepare (a new externalId of an organization with a quota): the admission this create holds.
-  let reservation = null as QuotaReservation | null;
+  let admission = null as QuotaAdmission | null;
   try {
-    return await createOnce(context, {
+    const created = await createOnce(context, {
       steps,
       externalId: request.externalId,
       fingerprint,
       prepare: async () => {
-        reservation = await reserveTransaction(em, services.quota, organization, { environmentId: environment.id, externalId: request.externalId }, services.now());
+        const decision = await reserveTransaction(em, organization, {
+          environmentId: environment.id,
+          externalId: request.externalId,
+          at,
+          clock: services.now,
+          gatewayTotalMs: services.config.gatewayTimeouts.totalMs,
+        });
+        if (decision === 'taken') return null;
+        admission = decision;
         const route = await services.gateways.resolve(em, environment.id, request.method === 'pix' ? 'PIX' : 'CARD');
         const installments = request.method === 'card' ? (request.card?.installments ?? 1) : undefined;
         assertPaymentFitsGateway(route.gateway, { method: request.method, installments: installments ?? 1, phone: request.customer.phone });
@@ -74,16 +85,18 @@ export async function createPayment(context: RequestContext, request: CreatePaym
           ...storedCustomer(request.customer),
           metadata: request.metadata ?? null,
           requestHash: fingerprint,
+          createdAt: at,
         });
         return { resource: payment, route, request: gatewayRequest };
       },
     });
+    // A create answered with an existing payment keeps its admission: it holds the claim of this externalId, and the
+    // one payment of it is counted once, whichever create inserted it (domain/quota.ts).
+    return created;
   } catch (error) {
     // Refused before the insert, or refused by the gateway (the row is deleted): this admission will never be registered.
     // A gateway_error or an unexpected failure leaves a row that a retry completes, so its admission stays counted.
-    if (isApiError(error) && error.code !== 'gateway_error') await reservation?.release();
+    if (isApiError(error) && error.code !== 'gateway_error') await admission?.release();
     throw error;
   }
-  // An admission belongs to the externalId (see QuotaCounter.admit): whichever concurrent create of it won the insert,
-  // the one payment is counted once, so a create answered with an existing payment keeps it.
 }

@@ -42,8 +42,12 @@ export interface CreateOnce<T extends GatewayResource, R, S> {
   externalId: string;
   /** Fingerprint of the normalized request, kept to notice a repeat with a different payload. */
   fingerprint: string;
-  /** The checks and the routing of a new externalId, then the resource to insert; not called for a repeat. */
-  prepare(): Promise<PreparedResource<T, R>>;
+  /**
+   * The checks and the routing of a new externalId, then the resource to
+   * insert; not called for a repeat. Null: a concurrent create of this
+   * externalId has inserted its resource meanwhile, answer that one.
+   */
+  prepare(): Promise<PreparedResource<T, R> | null>;
 }
 
 export interface Created<T> {
@@ -60,6 +64,7 @@ export async function createOnce<T extends GatewayResource, R, S>(context: Reque
   if (existing) return { resource: await answerExisting(context, create, existing), replayed: true };
 
   const prepared = await create.prepare();
+  if (!prepared) return answerWinner(context, create, em.fork());
   prepared.resource.pendingRequestSealed = services.secrets.sealJson(prepared.request);
   prepared.resource.registrationLeaseUntil = leaseEnd(services);
   try {
@@ -67,10 +72,7 @@ export async function createOnce<T extends GatewayResource, R, S>(context: Reque
   } catch (error) {
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
     // A concurrent request inserted first: answer its resource, read through a fresh unit of work (this one holds the failed insert).
-    const fresh = em.fork();
-    const winner = await create.steps.byExternalId(fresh, unique);
-    if (!winner) throw refusedByGateway();
-    return { resource: await answerExisting({ ...context, em: fresh }, create, winner), replayed: true };
+    return answerWinner(context, create, em.fork());
   }
   return { resource: await register(context, create.steps, prepared.resource, prepared.route.adapter, prepared.request), replayed: false };
 }
@@ -95,6 +97,13 @@ async function insertWithoutWaitingForDisk(em: EntityManager): Promise<void> {
     await em.rollback().catch(() => undefined);
     throw error;
   }
+}
+
+/** The resource a concurrent create of this externalId inserted; gone again means its gateway refused it. */
+async function answerWinner<T extends GatewayResource, R, S>(context: RequestContext, create: CreateOnce<T, R, S>, fresh: EntityManager): Promise<Created<T>> {
+  const winner = await create.steps.byExternalId(fresh, [create.externalId, context.principal.environment.id]);
+  if (!winner) throw refusedByGateway();
+  return { resource: await answerExisting({ ...context, em: fresh }, create, winner), replayed: true };
 }
 
 async function answerExisting<T extends GatewayResource, R, S>(context: RequestContext, create: CreateOnce<T, R, S>, resource: T): Promise<T> {
