@@ -59,6 +59,24 @@ describe('monthly quota on one node: no create waits for another, and used is ex
     await sandbox.close();
   });
 
+  it('limit changes in the month: a limit set again after being removed admits exactly what it leaves room for', async () => {
+    const { tenant, sandbox } = await quotaTenant(world.service, 1000);
+    const setLimit = (limit: number | null) => world.service.admin.organizations.setBilling({ organizationId: tenant.organizationId, monthlyTxLimit: limit });
+    for (let i = 0; i < 4; i++) expect((await create(world.service.url, tenant.apiKey)).status).toBe(201);
+    await setLimit(5);
+    expect((await create(world.service.url, tenant.apiKey)).status).toBe(201);
+    expect((await create(world.service.url, tenant.apiKey)).status).toBe(402);
+    await setLimit(null);
+    expect((await create(world.service.url, tenant.apiKey)).status).toBe(201);
+    expect(await usage(world.service, tenant.organizationId)).toBe(6);
+    await setLimit(8);
+    const replies = await Promise.all(Array.from({ length: 3 }, () => create(world.service.url, tenant.apiKey)));
+    expect(statuses(replies)).toEqual({ 201: 2, 402: 1 });
+    expect((await create(world.service.url, tenant.apiKey)).body).toMatchObject({ error: 'billing_monthly_tx_limit_reached', limit: 8, used: 8 });
+    expect(await usage(world.service, tenant.organizationId)).toBe(8);
+    await sandbox.close();
+  });
+
   it('a repeated externalId is not a second transaction', async () => {
     const { tenant, sandbox } = await quotaTenant(world.service, 2);
     const body = validPayment();
