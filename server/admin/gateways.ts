@@ -1,6 +1,8 @@
 /**
  * Gateway accounts and routing rules of an environment: developers change
  * them, every member reads them (credentials are write-only: never answered).
+ * In production only a platform operator chooses where a gateway is reached
+ * (its base URL): merchants choose credentials, not hosts.
  */
 import { configureGateway, listGatewayAccounts, listRoutes, removeRoute, setGatewayEnabled, setRoute } from '../domain/gateway-accounts';
 import { environmentAccess } from './access';
@@ -11,7 +13,8 @@ export const gatewaysRouter = t.router({
   /** Creates or replaces a gateway's configuration in an environment. */
   configure: adminProcedure.input(ConfigureGatewayInput).mutation(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'develop');
-    return configureGateway(ctx.em, ctx.services, input);
+    const mayChooseHost = ctx.services.config.env !== 'production' || ctx.actor.kind === 'operator';
+    return configureGateway(ctx.em, ctx.services, input, { mayChooseHost });
   }),
 
   setEnabled: adminProcedure.input(SetGatewayEnabledInput).mutation(async ({ ctx, input }) => {

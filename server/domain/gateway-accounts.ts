@@ -8,6 +8,7 @@ import type { GatewayName, RoutingMethod } from '../contract/enums';
 import { GatewayAccount, RoutingRule } from '../db/entities';
 import type { EntityManager } from '../db/orm';
 import { createGatewayAdapter, GatewayConfigError } from '../gateways';
+import { checkOutboundUrl, gatewayUrlPolicy, UrlRefused } from '../outbound/url-guard';
 import type { Services } from '../services';
 import { notFound, OperatorError } from './operator-errors';
 import { loadEnvironment } from './tenancy';
@@ -36,9 +37,17 @@ export interface GatewayConfiguration {
   enabled?: boolean;
 }
 
-/** Creates or replaces a gateway's configuration in an environment, after checking the credentials fit that gateway. */
-export async function configureGateway(em: EntityManager, services: Services, input: GatewayConfiguration) {
+/**
+ * Creates or replaces a gateway's configuration in an environment, after
+ * checking the credentials fit that gateway and the base URL passes the
+ * outbound address guard (public HTTPS in production: the gateway call
+ * carries credentials and the customer's data). `mayChooseHost` false
+ * (merchants in production): the credentials and the enabled flag may
+ * change, where the gateway is reached may not.
+ */
+export async function configureGateway(em: EntityManager, services: Services, input: GatewayConfiguration, options: { mayChooseHost: boolean }) {
   const environment = await loadEnvironment(em, input.environmentId);
+  await assertBaseUrlAllowed(services, input.baseUrl);
   try {
     // Building an adapter validates the credentials' shape for that gateway.
     await createGatewayAdapter(input.gateway, { baseUrl: input.baseUrl, credentials: input.credentials }).close();
@@ -47,6 +56,9 @@ export async function configureGateway(em: EntityManager, services: Services, in
     throw error;
   }
   let account = await em.findOne(GatewayAccount, { environment, gateway: input.gateway });
+  if (!options.mayChooseHost && account?.baseUrl !== input.baseUrl) {
+    throw new OperatorError('forbidden', `Only a platform operator sets where ${input.gateway} is reached in production: keep its base URL${account ? ` (${account.baseUrl})` : ''} and change the credentials only, or ask your platform operator.`);
+  }
   const sealed = services.secrets.sealJson(input.credentials);
   if (account) {
     account.baseUrl = input.baseUrl;
@@ -59,6 +71,15 @@ export async function configureGateway(em: EntityManager, services: Services, in
   await em.flush();
   services.gateways.invalidate(environment.id);
   return gatewayAccountView(services, account);
+}
+
+async function assertBaseUrlAllowed(services: Services, baseUrl: string): Promise<void> {
+  try {
+    await checkOutboundUrl(baseUrl, gatewayUrlPolicy(services.config), services.webhooks.resolveHost);
+  } catch (error) {
+    if (error instanceof UrlRefused) throw new OperatorError('invalid', `baseUrl refused: ${error.message}.`);
+    throw error;
+  }
 }
 
 export async function setGatewayEnabled(em: EntityManager, services: Services, input: { environmentId: string; gateway: GatewayName; enabled: boolean }) {

@@ -8,7 +8,7 @@ import type { GatewayName, PaymentMethod, RoutingMethod } from '../contract/enum
 import { ApiError } from '../contract/errors';
 import { GatewayAccount, RoutingRule } from '../db/entities';
 import type { EntityManager } from '../db/orm';
-import { createGatewayAdapter, gatewayCapabilities, type GatewayAdapter, type GatewayTimeouts } from '../gateways';
+import { createGatewayAdapter, gatewayCapabilities, type GatewayAdapter, type GatewayTransport } from '../gateways';
 import { raises } from './raises';
 import type { SecretBox } from './secret-box';
 
@@ -49,7 +49,8 @@ export class GatewayDirectory {
 
   constructor(
     private readonly secrets: SecretBox,
-    private readonly timeouts: Partial<GatewayTimeouts> = {},
+    /** Timeouts, and in production the connector that refuses non-public addresses. */
+    private readonly transport: GatewayTransport = {},
   ) {}
 
   /** The gateway for a new payment or subscription, or the routing 409 that stops it. */
@@ -117,7 +118,7 @@ export class GatewayDirectory {
     const adapter = createGatewayAdapter(account.gateway, {
       baseUrl: account.baseUrl,
       credentials: this.secrets.openJson(account.credentialsSealed),
-      timeouts: this.timeouts,
+      ...this.transport,
     });
     this.adapters.set(account.id, { version: account.version, adapter });
     return adapter;

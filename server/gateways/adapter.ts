@@ -10,7 +10,7 @@ import type {
   SubscriptionInterval,
   SubscriptionStatus,
 } from '../contract/enums';
-import type { GatewayTimeouts } from './http-client';
+import type { GatewayTransport } from './http-client';
 
 /** What a gateway can do, so routing and the API can refuse before calling it. */
 export interface GatewayCapabilities {
@@ -213,11 +213,10 @@ export interface GatewayAdapter {
   close(): Promise<void>;
 }
 
-export interface GatewayAdapterConfig {
+export interface GatewayAdapterConfig extends GatewayTransport {
   baseUrl: string;
   /** Validated by each gateway's own schema. */
   credentials: unknown;
-  timeouts?: Partial<GatewayTimeouts>;
 }
 
 export type GatewayAdapterFactory = (config: GatewayAdapterConfig) => GatewayAdapter;

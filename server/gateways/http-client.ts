@@ -4,7 +4,7 @@
  * transport failure to `gateway_error`. Status handling stays with the
  * adapter, which knows its gateway's error format.
  */
-import { Agent, request } from 'undici';
+import { Agent, request, type buildConnector } from 'undici';
 import type { GatewayName } from '../contract/enums';
 import { gatewayError } from './errors';
 
@@ -16,6 +16,13 @@ export interface GatewayTimeouts {
 }
 
 export const DEFAULT_TIMEOUTS: GatewayTimeouts = { connectMs: 3_000, totalMs: 10_000 };
+
+/** How calls reach a gateway: the timeouts, and the connector that may refuse an address (the SSRF guard, in production). */
+export interface GatewayTransport {
+  timeouts?: Partial<GatewayTimeouts>;
+  /** Opens every connection; without one, any address is connected to. */
+  connector?: buildConnector.connector;
+}
 
 export interface GatewayRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -38,13 +45,13 @@ export class GatewayHttpClient {
   constructor(
     private readonly provider: GatewayName,
     baseUrl: string,
-    timeouts: Partial<GatewayTimeouts> | undefined,
+    transport: GatewayTransport,
     private readonly defaultHeaders: Record<string, string>,
   ) {
     this.origin = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-    this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...transport.timeouts };
     this.agent = new Agent({
-      connect: { timeout: this.timeouts.connectMs },
+      connect: transport.connector ?? { timeout: this.timeouts.connectMs },
       headersTimeout: this.timeouts.totalMs,
       bodyTimeout: this.timeouts.totalMs,
     });

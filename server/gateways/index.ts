@@ -26,6 +26,6 @@ export const createGatewayAdapter = (name: GatewayName, config: GatewayAdapterCo
   gatewayAdapters[name](config);
 
 export type * from './adapter';
-export type { GatewayTimeouts } from './http-client';
+export type { GatewayTimeouts, GatewayTransport } from './http-client';
 export type { GatewaySimulator } from './simulator/control';
 export { GatewayConfigError, isSimulatorRefusal, WebhookRejectedError, type WebhookRejection } from './errors';

@@ -19,7 +19,9 @@ import type { Services } from '../services';
 import { GatewayDirectory } from '../domain/routing';
 import { SecretBox } from '../domain/secret-box';
 import { WebhookDispatcher } from '../webhooks/dispatcher';
-import type { HostResolver } from '../webhooks/resolver';
+import { guardedConnector } from '../outbound/guarded-agent';
+import type { HostResolver } from '../outbound/resolver';
+import { gatewayUrlPolicy } from '../outbound/url-guard';
 import { createWebhookRuntime } from '../webhooks/runtime';
 import { localAdminToken, localMasterKey } from './local-secrets';
 import { bindPort, claimDataFolder, databaseFailure, type BoundPort } from './startup';
@@ -66,8 +68,10 @@ export async function startService(config: Config, log: Logger, options: { now?:
   const apiKeys = new ApiKeyCache(epoch, (error) => log.warn({ err: error }, 'could not record when an API key was last used'), keyCacheTtlMs);
   let publicUrl = config.publicBaseUrl ?? `http://localhost:${config.port}`;
   const secrets = new SecretBox(config.masterKey ?? localMasterKey(config.dataDir));
-  const gateways = new GatewayDirectory(secrets, config.gatewayTimeouts);
   const webhooks = createWebhookRuntime(config, options.resolveHost);
+  // Gateway calls pass the same address guard as webhook deliveries, at connect time (production; see gatewayUrlPolicy).
+  const connector = gatewayUrlPolicy(config).allowLocal ? undefined : guardedConnector(webhooks.resolveHost, config.gatewayTimeouts.connectMs);
+  const gateways = new GatewayDirectory(secrets, { timeouts: config.gatewayTimeouts, connector });
   const services: Services = { config, log, db, rateLimiter, loginThrottle, apiKeys, secrets, gateways, outbox: { notify: () => {} }, webhooks, publicUrl: () => publicUrl, simulators: null, now: options.now ?? (() => new Date()) };
   // The dispatcher replaces the no-op outbox; without it (WEBHOOK_DISPATCHER=false) another instance delivers.
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(services) : null;

@@ -11,7 +11,7 @@ import { beginAttempt, finishAttempt, type ClaimedDelivery, type FrozenPayload }
 import { signingSecret } from './endpoints';
 import { secretFingerprint, signatureHeader } from './signature';
 import type { AttemptResult } from './transport';
-import { urlPolicy } from './url-guard';
+import { webhookUrlPolicy } from '../outbound/url-guard';
 
 const failedWithout = (error: string): AttemptResult => ({ outcome: 'FAILED', responseStatus: null, durationMs: 0, responseExcerpt: null, error });
 
@@ -39,7 +39,7 @@ export async function attemptDelivery(services: Services, claim: ClaimedDelivery
   const result = endpoint.enabled
     ? await services.webhooks.transport.send({
         url: endpoint.url,
-        policy: urlPolicy(services.config, endpoint.environment.kind),
+        policy: webhookUrlPolicy(services.config, endpoint.environment.kind),
         deliveryId: claim.id,
         eventType: claim.eventType,
         ...begun.payload,

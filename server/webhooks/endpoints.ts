@@ -11,14 +11,14 @@ import { WebhookEndpoint } from '../db/entities';
 import type { EntityManager } from '../db/orm';
 import type { Services } from '../services';
 import { newSigningSecret } from './signature';
-import { checkWebhookUrl, urlPolicy, WebhookUrlRefused } from './url-guard';
+import { checkOutboundUrl, webhookUrlPolicy, UrlRefused } from '../outbound/url-guard';
 import { endpointView } from './views';
 
 async function guardedUrl(services: Services, url: string, environmentKind: string): Promise<string> {
   try {
-    return await checkWebhookUrl(url, urlPolicy(services.config, environmentKind), services.webhooks.resolveHost);
+    return await checkOutboundUrl(url, webhookUrlPolicy(services.config, environmentKind), services.webhooks.resolveHost);
   } catch (error) {
-    if (error instanceof WebhookUrlRefused) throw new OperatorError('invalid', `Webhook URL refused: ${error.message}.`);
+    if (error instanceof UrlRefused) throw new OperatorError('invalid', `Webhook URL refused: ${error.message}.`);
     throw error;
   }
 }

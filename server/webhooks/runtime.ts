@@ -4,8 +4,8 @@
  * guarded connection pools. Shared by the dispatcher and manual resends.
  */
 import type { Config } from '../config';
-import { createWebhookAgents } from './guarded-agent';
-import { systemResolver, type HostResolver } from './resolver';
+import { createWebhookAgents } from '../outbound/guarded-agent';
+import { systemResolver, type HostResolver } from '../outbound/resolver';
 import { WebhookTransport } from './transport';
 
 export interface WebhookRuntime {

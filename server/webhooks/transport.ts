@@ -5,8 +5,8 @@
  * only measured and excerpted, never followed or interpreted.
  */
 import { request } from 'undici';
-import type { WebhookAgents } from './guarded-agent';
-import { checkUrlShape, WebhookUrlRefused, type UrlPolicy } from './url-guard';
+import type { WebhookAgents } from '../outbound/guarded-agent';
+import { checkUrlShape, UrlRefused, type UrlPolicy } from '../outbound/url-guard';
 
 export const WEBHOOK_USER_AGENT = 'service-payments-webhooks/1.0';
 /** How much of a receiver's answer is kept, for the operator. */
@@ -42,9 +42,9 @@ export function deliveryHeaders(delivery: Pick<OutgoingDelivery, 'deliveryId' | 
   };
 }
 
-function findRefusal(error: unknown): WebhookUrlRefused | null {
+function findRefusal(error: unknown): UrlRefused | null {
   for (let current: unknown = error, depth = 0; current && depth < 6; depth++) {
-    if (current instanceof WebhookUrlRefused) return current;
+    if (current instanceof UrlRefused) return current;
     if (current instanceof AggregateError) {
       const inner = current.errors.map(findRefusal).find(Boolean);
       if (inner) return inner;

@@ -54,7 +54,7 @@ describe('http client', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const client = new GatewayHttpClient('gateway_a', `http://127.0.0.1:${port}/sandbox`, { totalMs: 1_000 }, {});
+    const client = new GatewayHttpClient('gateway_a', `http://127.0.0.1:${port}/sandbox`, { timeouts: { totalMs: 1_000 } }, {});
     await expect(client.send({ method: 'POST', path: '/v1/payments', body: { a: 1 } })).resolves.toEqual({ status: 200, body: { ok: true } });
     expect(seen).toEqual({ url: '/sandbox/v1/payments', type: 'application/json' });
     await client.close();
@@ -66,7 +66,7 @@ describe('http client', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    const client = new GatewayHttpClient('gateway_b', `http://127.0.0.1:${port}`, { connectMs: 300, totalMs: 300 }, {});
+    const client = new GatewayHttpClient('gateway_b', `http://127.0.0.1:${port}`, { timeouts: { connectMs: 300, totalMs: 300 } }, {});
     await expectApiError(client.send({ method: 'GET', path: '/x' }), 'gateway_error', { provider: 'gateway_b' });
     await client.close();
   });

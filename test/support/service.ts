@@ -10,7 +10,7 @@ import { adminRouter } from '../../server/admin/router';
 import { createLogger } from '../../server/runtime/logger';
 import { startService, type RunningService } from '../../server/runtime/service';
 import { randomToken } from '../../server/domain/ids';
-import type { HostResolver } from '../../server/webhooks/resolver';
+import type { HostResolver } from '../../server/outbound/resolver';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface TestService extends RunningService {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config';
 import { WebhookEndpoint } from '../../server/db/entities';
-import type { HostResolver } from '../../server/webhooks/resolver';
+import type { HostResolver } from '../../server/outbound/resolver';
 import { cli } from '../support/cli';
 import { commitPaymentEvents, eventually, newPaymentId } from './support/events';
 import { startReceiver, type Receiver } from './support/receiver';

@@ -115,7 +115,7 @@ export class GatewayAAdapter implements GatewayAdapter {
 
   constructor(config: GatewayAdapterConfig) {
     this.credentials = parseCredentials(PROVIDER, credentialsSchema, config.credentials);
-    this.http = new GatewayHttpClient(PROVIDER, config.baseUrl, config.timeouts, {
+    this.http = new GatewayHttpClient(PROVIDER, config.baseUrl, config, {
       authorization: `Bearer ${this.credentials.secretKey}`,
     });
   }

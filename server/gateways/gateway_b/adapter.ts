@@ -131,7 +131,7 @@ export class GatewayBAdapter implements GatewayAdapter {
 
   constructor(config: GatewayAdapterConfig) {
     this.credentials = parseCredentials(PROVIDER, credentialsSchema, config.credentials);
-    this.http = new GatewayHttpClient(PROVIDER, config.baseUrl, config.timeouts, {
+    this.http = new GatewayHttpClient(PROVIDER, config.baseUrl, config, {
       authorization: `Basic ${Buffer.from(`${this.credentials.apiKey}:`, 'utf8').toString('base64')}`,
     });
   }

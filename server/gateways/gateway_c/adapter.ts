@@ -165,7 +165,7 @@ export class GatewayCAdapter implements GatewayAdapter {
 
   constructor(config: GatewayAdapterConfig) {
     this.credentials = parseCredentials(PROVIDER, credentialsSchema, config.credentials);
-    this.http = new GatewayHttpClient(PROVIDER, config.baseUrl, config.timeouts, {
+    this.http = new GatewayHttpClient(PROVIDER, config.baseUrl, config, {
       'x-api-key': this.credentials.apiKey,
       'x-api-secret': this.credentials.apiSecret,
     });

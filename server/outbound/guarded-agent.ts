@@ -1,20 +1,21 @@
 /**
- * undici agents for webhook deliveries whose connections can only reach
- * public addresses. The host name is resolved by the connection itself
- * through a lookup that refuses the whole answer if any address is not
- * public, and the peer address of the connected socket is checked once more:
- * the address judged is the address used, so DNS rebinding between
- * registration and delivery (or between a check and the connect) gets nowhere.
+ * undici connectors and agents whose connections can only reach public
+ * addresses, for webhook deliveries and gateway calls. The host name is
+ * resolved by the connection itself through a lookup that refuses the whole
+ * answer if any address is not public, and the peer address of the connected
+ * socket is checked once more: the address judged is the address used, so
+ * DNS rebinding between configuration and a call (or between a check and the
+ * connect) gets nowhere.
  *
- * The permissive agent (local-development allowance) is a separate pool, so a
- * connection opened under the allowance is never reused for an endpoint the
- * allowance does not cover.
+ * The permissive webhook agent (local-development allowance) is a separate
+ * pool, so a connection opened under the allowance is never reused for an
+ * endpoint the allowance does not cover.
  */
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import { addressRefusal } from './address-policy';
 import type { HostResolver } from './resolver';
-import { checkResolvedAddresses, WebhookUrlRefused } from './url-guard';
+import { checkResolvedAddresses, UrlRefused } from './url-guard';
 
 type LookupCallback = Parameters<LookupFunction>[2];
 
@@ -41,7 +42,7 @@ export function guardedLookup(resolve: HostResolver): LookupFunction {
       },
       () => {
         // As at registration: a name without a (public) answer is refused, whatever the resolver said.
-        callback(Object.assign(new WebhookUrlRefused(`${hostname} does not resolve publicly`), { code: 'ENOTFOUND' }), '', 0);
+        callback(Object.assign(new UrlRefused(`${hostname} does not resolve publicly`), { code: 'ENOTFOUND' }), '', 0);
       },
     );
   };
@@ -55,10 +56,11 @@ export interface WebhookAgents {
   close(): Promise<void>;
 }
 
-export function createWebhookAgents(resolve: HostResolver, timeoutMs: number): WebhookAgents {
-  const connectStrict = buildConnector({ timeout: timeoutMs, lookup: guardedLookup(resolve) });
-  const strictConnector: buildConnector.connector = (options, callback) =>
-    connectStrict(options, (error, socket) => {
+/** A connector that only ever hands over a socket connected to a public address. */
+export function guardedConnector(resolve: HostResolver, timeoutMs: number): buildConnector.connector {
+  const connect = buildConnector({ timeout: timeoutMs, lookup: guardedLookup(resolve) });
+  return (options, callback) =>
+    connect(options, (error, socket) => {
       if (error || !socket) {
         callback(error ?? new Error('connection failed'), null);
         return;
@@ -67,14 +69,17 @@ export function createWebhookAgents(resolve: HostResolver, timeoutMs: number): W
       const refusal = peer ? addressRefusal(peer) : 'unknown peer address';
       if (refusal) {
         socket.destroy();
-        callback(new WebhookUrlRefused(`connected to ${peer || 'an unknown address'}, not a public address (${refusal})`), null);
+        callback(new UrlRefused(`connected to ${peer || 'an unknown address'}, not a public address (${refusal})`), null);
         return;
       }
       callback(null, socket);
     });
+}
+
+export function createWebhookAgents(resolve: HostResolver, timeoutMs: number): WebhookAgents {
   // No redirects are followed: undici's request never follows them without a redirect interceptor.
   const agentOptions = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
-  const strict = new Agent({ ...agentOptions, connect: strictConnector });
+  const strict = new Agent({ ...agentOptions, connect: guardedConnector(resolve, timeoutMs) });
   const local = new Agent({ ...agentOptions, connect: { timeout: timeoutMs } });
   return {
     strict,
