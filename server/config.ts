@@ -75,6 +75,12 @@ const EnvSchema = z
     SEED_DEMO: boolFromEnv.optional(),
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(DEFAULT_MAX_BODY_BYTES),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    /** A client must have sent a request's headers within this time (slow-header connections are cut). */
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
+    /** A client must have sent a whole request (headers and body) within this time; answers, streams included, are not limited. */
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
+    /** An idle keep-alive connection is closed after this time. */
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(5_000),
     GATEWAY_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3_000),
     GATEWAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     RATE_LIMIT_PAYMENTS_CREATE: perMinute(DEFAULT_RATE_LIMITS.payments_create),
@@ -108,6 +114,9 @@ const EnvSchema = z
     if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOW_LOCAL_URLS) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_LOCAL_URLS'], message: 'is refused when NODE_ENV=production (it would let webhooks reach internal addresses)' });
     }
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must not be longer than HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)' });
+    }
     if (env.WEBHOOK_LEASE_MS <= env.WEBHOOK_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_LEASE_MS'], message: 'must be longer than WEBHOOK_TIMEOUT_MS (a live attempt must never be taken over)' });
     }
@@ -136,6 +145,8 @@ export interface Config {
   seedDemo: boolean;
   maxBodyBytes: number;
   shutdownTimeoutMs: number;
+  /** Inbound connections (HTTP_*_TIMEOUT_MS). */
+  httpTimeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
   /** Outbound calls to gateways: connect, and the whole call. */
   gatewayTimeouts: { connectMs: number; totalMs: number };
   rateLimits: {
@@ -178,6 +189,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO ?? !env.DATABASE_URL,
     maxBodyBytes: env.MAX_BODY_BYTES,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    httpTimeouts: { headersMs: env.HTTP_HEADERS_TIMEOUT_MS, requestMs: env.HTTP_REQUEST_TIMEOUT_MS, keepAliveMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS },
     gatewayTimeouts: { connectMs: env.GATEWAY_CONNECT_TIMEOUT_MS, totalMs: env.GATEWAY_TIMEOUT_MS },
     rateLimits: {
       payments_create: env.RATE_LIMIT_PAYMENTS_CREATE,

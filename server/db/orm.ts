@@ -3,7 +3,7 @@
  * with the same entities and migrations, and brings the schema up to date by
  * running the committed migrations (never by diffing the schema at boot).
  */
-import { mkdirSync } from 'node:fs';
+import { ensurePrivateFolder } from '../runtime/private-folder';
 import type { AbstractSqlDriver, BasePostgreSqlEntityManager } from '@mikro-orm/sql';
 import { MikroORM as PostgreSqlMikroORM } from '@mikro-orm/postgresql';
 import { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
@@ -57,7 +57,7 @@ async function openOrm(database: Config['database'], logger: (message: string) =
     });
     return { em: orm.em as unknown as EntityManager, migrate: () => orm.migrator.up(), close: () => orm.close(true) };
   }
-  if (database.dataDir) mkdirSync(database.dataDir, { recursive: true });
+  if (database.dataDir) ensurePrivateFolder(database.dataDir);
   const orm = await PgliteMikroORM.init({ ...options, dbName: database.dataDir ?? 'memory://' });
   return { em: orm.em as unknown as EntityManager, migrate: () => orm.migrator.up(), close: () => orm.close(true) };
 }

@@ -24,6 +24,7 @@ import { inboundWebhooks } from './inbound-webhooks';
 import { jsonBody } from './json-body';
 import { pinInputCoercion } from './no-coercion';
 import { requestLog } from './request-log';
+import { securityHeaders } from './security-headers';
 
 pinInputCoercion(v1Router);
 
@@ -41,6 +42,7 @@ export function createApp(services: Services, options: { adminToken: string }): 
   // Behind a reverse proxy, req.ip is the client's address only when the proxy is trusted (TRUST_PROXY).
   app.set('trust proxy', services.config.trustProxy);
   app.use(requestLog(services.log));
+  app.use(securityHeaders(services.publicUrl));
   app.use(originFormOnly);
 
   // Built on first use: with PORT=0 the address the document names is known only once the port is bound.

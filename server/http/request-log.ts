@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
+import { serializeError } from '../runtime/logger';
 
 /** A caller's own request id is kept when it is short and plain; otherwise we mint one. */
 const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -81,6 +82,7 @@ export function requestLog(log: Logger) {
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      err: serializeError,
     },
     customLogLevel: (req, res, err) => {
       if ((req as Request).apiError?.code === 'gateway_error') return 'warn';

@@ -3,10 +3,11 @@
  * (never in the repo): the admin token when none is configured, and the demo
  * sandbox key so it can be shown again on every start.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { randomToken } from '../domain/ids';
+import { ensurePrivateFolder } from './private-folder';
 
 export function readLocalSecret(dataDir: string, name: string): string | null {
   try {
@@ -17,7 +18,7 @@ export function readLocalSecret(dataDir: string, name: string): string | null {
 }
 
 export function writeLocalSecret(dataDir: string, name: string, value: string): void {
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateFolder(dataDir);
   writeFileSync(join(dataDir, name), `${value}\n`, { mode: 0o600 });
 }
 

@@ -28,6 +28,33 @@ const REDACTED_PATHS = [
   '*.customer.document',
 ];
 
+/**
+ * Fields a database driver's error carries that can hold the statement's
+ * values (PGlite puts the statement with its values inlined in `query`;
+ * PostgreSQL's `detail` names the conflicting key's value). A logged error
+ * keeps its type, code and message, never these.
+ */
+const STATEMENT_FIELDS = ['query', 'sql', 'params', 'parameters', 'queryOptions', 'detail', 'where', 'values'];
+
+/** A database error (a five-character SQLSTATE): its message may quote a value (`invalid input syntax for type integer: "…"`). */
+const isDatabaseError = (serialized: Record<string, unknown>) => typeof serialized.code === 'string' && /^[0-9A-Z]{5}$/.test(serialized.code);
+
+function withoutStatement(serialized: Record<string, unknown>): Record<string, unknown> {
+  if (!serialized || typeof serialized !== 'object') return serialized;
+  for (const field of STATEMENT_FIELDS) delete serialized[field];
+  if (isDatabaseError(serialized)) {
+    // The stack starts with the message: both lose their quoted values.
+    for (const field of ['message', 'stack'] as const) {
+      if (typeof serialized[field] === 'string') serialized[field] = serialized[field].replace(/"[^"\n]*"/g, '"…"');
+    }
+  }
+  if (serialized.cause && typeof serialized.cause === 'object') withoutStatement(serialized.cause as Record<string, unknown>);
+  return serialized;
+}
+
+/** pino's error serializer, minus what a database error could leak (also used by the request logger, which brings its own). */
+export const serializeError = (error: unknown) => withoutStatement(pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>);
+
 export type LogFormat = 'pretty' | 'json';
 
 /** Pretty on a terminal outside production, JSON otherwise; LOG_FORMAT decides when set. */
@@ -95,6 +122,7 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream,
     level,
     base: { service: 'service-payments' },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError, error: serializeError },
   };
   if (destination) return pino(options, destination as pino.DestinationStream);
   return pino(options, format === 'pretty' ? prettyStream() : jsonStream());

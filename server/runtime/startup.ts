@@ -9,7 +9,8 @@
  * stops before touching the database files.
  */
 import { once } from 'node:events';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { ensurePrivateFolder } from './private-folder';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config';
@@ -59,7 +60,7 @@ export function claimDataFolder(config: Config): { release(): void } {
   const needsFolder = usesFolder || !config.adminToken || !config.masterKey;
   if (!needsFolder) return { release: () => {} };
   try {
-    mkdirSync(config.dataDir, { recursive: true });
+    ensurePrivateFolder(config.dataDir);
   } catch (error) {
     throw dataDirProblem(config.dataDir, error) ?? error;
   }
@@ -108,7 +109,17 @@ export async function bindPort(config: Config): Promise<BoundPort> {
     res.setHeader('Retry-After', '1');
     res.end();
   };
-  const server = createServer((req, res) => handler(req, res));
+  const { headersMs, requestMs, keepAliveMs } = config.httpTimeouts;
+  const server = createServer(
+    {
+      headersTimeout: headersMs,
+      requestTimeout: requestMs,
+      keepAliveTimeout: keepAliveMs,
+      // Node checks the two request timeouts on this interval (30 s by default): a slow client is cut within a second of its deadline.
+      connectionsCheckingInterval: 1_000,
+    },
+    (req, res) => handler(req, res),
+  );
   try {
     server.listen(config.port, config.host);
     await once(server, 'listening');

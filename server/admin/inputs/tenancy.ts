@@ -3,17 +3,20 @@ import { z } from 'zod';
 import { BILLING_STATUSES, ENVIRONMENT_KINDS } from '../../contract/enums';
 import { Name, RecordId } from '../../contract/schemas/text';
 
+/** A monthly quota: stored in a 32-bit column, so anything larger is refused at the field, not by the database. */
+const MonthlyTxLimit = z.int().min(0).max(2_147_483_647);
+
 export const CreateOrganizationInput = z.strictObject({
   name: Name,
   billingStatus: z.enum(BILLING_STATUSES).default('active'),
-  monthlyTxLimit: z.int().min(0).nullable().default(null),
+  monthlyTxLimit: MonthlyTxLimit.nullable().default(null),
 });
 
 export const SetBillingInput = z.strictObject({
   organizationId: RecordId,
   billingStatus: z.enum(BILLING_STATUSES).optional(),
   /** null removes the quota. */
-  monthlyTxLimit: z.int().min(0).nullable().optional(),
+  monthlyTxLimit: MonthlyTxLimit.nullable().optional(),
 });
 
 export const OrganizationIdInput = z.strictObject({ organizationId: RecordId });
