@@ -49,6 +49,10 @@ const EnvSchema = z
         return z.NEVER;
       })
       .optional(),
+    /** `smtp://user:pass@host:587` or `smtps://…`: where invitation and password-reset mails are sent. Required in production. */
+    SMTP_URL: z.url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' }).optional(),
+    /** The sender of those mails. */
+    SMTP_FROM: z.email({ message: 'must be an e-mail address' }).default('payments@localhost'),
     /** `postgres://…` selects PostgreSQL; without it the embedded PGlite database is used. */
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// URL' }).optional(),
     /** Folder of the embedded database and of generated local files. */
@@ -111,6 +115,9 @@ const EnvSchema = z
     if (env.NODE_ENV === 'production' && !env.DATABASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when NODE_ENV=production (the embedded database is for development)' });
     }
+    if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
+      ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required when NODE_ENV=production (invitations and password resets reach people by mail only)' });
+    }
     if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOW_LOCAL_URLS) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_LOCAL_URLS'], message: 'is refused when NODE_ENV=production (it would let webhooks reach internal addresses)' });
     }
@@ -145,6 +152,8 @@ export interface Config {
   seedDemo: boolean;
   maxBodyBytes: number;
   shutdownTimeoutMs: number;
+  /** Outgoing mail: SMTP (SMTP_URL, SMTP_FROM), or null: the local outbox under DATA_DIR (never in production). */
+  mail: { smtpUrl: string | null; from: string };
   /** Inbound connections (HTTP_*_TIMEOUT_MS). */
   httpTimeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
   /** Outbound calls to gateways: connect, and the whole call. */
@@ -189,6 +198,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO ?? !env.DATABASE_URL,
     maxBodyBytes: env.MAX_BODY_BYTES,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    mail: { smtpUrl: env.SMTP_URL ?? null, from: env.SMTP_FROM },
     httpTimeouts: { headersMs: env.HTTP_HEADERS_TIMEOUT_MS, requestMs: env.HTTP_REQUEST_TIMEOUT_MS, keepAliveMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS },
     gatewayTimeouts: { connectMs: env.GATEWAY_CONNECT_TIMEOUT_MS, totalMs: env.GATEWAY_TIMEOUT_MS },
     rateLimits: {

@@ -7,6 +7,7 @@ import { chooseLogFormat, createLogger } from './runtime/logger';
 import { startDemoGateways } from './runtime/demo-gateways';
 import { startService, type RunningService } from './runtime/service';
 import { explainStartupFailure } from './runtime/startup';
+import { OUTBOX_FOLDER } from './runtime/mail-transports';
 
 let config: Config;
 try {
@@ -51,6 +52,9 @@ if (demo) {
     `  a Pix: curl -H "Authorization: Bearer ${demo.apiKey}" ${service.url}/v1/payments -d '{"amount":1990,"method":"pix","externalId":"order-1","customer":{"name":"Maria Silva","email":"maria@example.com","document":"123.456.789-09"}}'`,
     `  then pay it: ${cli} sim pay <pay_id>   (or with the Pay button on its page in the dashboard)`,
   );
+}
+if (service.services.mailer.local) {
+  lines.push(`  mail (invitations, password resets): no SMTP_URL, written to ${resolve(config.dataDir, OUTBOX_FOLDER)} (also under Organizations in the dashboard, for operators)`);
 }
 lines.push(`  operator CLI: ${cli} --help   (admin token: ${config.adminToken ? 'ADMIN_TOKEN of this service' : resolve(config.dataDir, 'admin-token')})`, '');
 // Before the banner: whoever reads it may stop the service at once, and must get a clean shutdown.

@@ -7,6 +7,7 @@ import type { SecretBox } from './domain/secret-box';
 import type { GatewaySimulator } from './gateways';
 import type { ApiKeyCache } from './domain/authenticate';
 import type { RateLimiter } from './domain/rate-limits';
+import type { Mailer } from './domain/mailer';
 import type { LoginThrottle } from './domain/people/throttle';
 import type { WebhookRuntime } from './webhooks/runtime';
 
@@ -22,6 +23,8 @@ export interface Services {
   apiKeys: ApiKeyCache;
   /** Routing configuration and gateway adapters, cached per environment. */
   gateways: GatewayDirectory;
+  /** Invitation and password-reset mails: SMTP, or the local outbox outside production. */
+  mailer: Mailer;
   /** Seals and opens secrets stored in the database (master key). */
   secrets: SecretBox;
   /** Tells the outbound webhook dispatcher that new events were committed (it also polls, so a missed nudge only delays). */

@@ -9,6 +9,8 @@ import { StartPage } from './pages/Start';
 
 // Each page is its own chunk: the login page loads without the charts or tables.
 const InvitationPage = lazy(() => import('./pages/Invitation'));
+const ForgotPasswordPage = lazy(() => import('./pages/ForgotPassword'));
+const ResetPasswordPage = lazy(() => import('./pages/ResetPassword'));
 const HomePage = lazy(() => import('./pages/Home'));
 const PaymentsPage = lazy(() => import('./pages/Payments'));
 const PaymentDetailPage = lazy(() => import('./pages/PaymentDetail'));
@@ -31,6 +33,8 @@ export function App() {
       <Suspense fallback={<Loading />}>
         <Routes>
           <Route path="/invitation" element={<InvitationPage />} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/reset-password" element={<ResetPasswordPage />} />
           <Route path="*" element={<LoginPage />} />
         </Routes>
       </Suspense>
@@ -39,7 +43,23 @@ export function App() {
   return (
     <SessionProvider session={session.data}>
       <Routes>
-        <Route path="/invitation" element={<Navigate to="/" replace />} />
+        {/* An existing account accepts an invitation logged in. */}
+        <Route
+          path="/invitation"
+          element={
+            <Suspense fallback={<Loading />}>
+              <InvitationPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="/reset-password"
+          element={
+            <Suspense fallback={<Loading />}>
+              <ResetPasswordPage />
+            </Suspense>
+          }
+        />
         <Route element={<AppLayout />}>
           <Route index element={<StartPage />} />
           <Route path="e/:environmentId">

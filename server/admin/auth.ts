@@ -4,12 +4,13 @@
  * through); the others act on the caller's own sessions only.
  */
 import { OperatorError } from '../domain/operator-errors';
-import { acceptInvitation } from '../domain/people/invitations';
+import { acceptInvitation, describeInvitation } from '../domain/people/invitations';
+import { createPasswordReset, passwordResetMail, passwordResetUrl, resetPassword } from '../domain/people/password-resets';
 import { listSessions, openSession, revokeSession, SESSION_ABSOLUTE_MS, sessionAnswer } from '../domain/people/sessions';
 import { DEVICE_TTL_MS, issueDeviceToken, trustedDevice } from '../domain/people/trusted-devices';
 import { changeOwnPassword, checkCredentials, loadUser, normalizeEmail, type Client } from '../domain/people/users';
 import type { User } from '../db/entities';
-import { AcceptInvitationInput, ChangePasswordInput, LoginInput, RevokeSessionInput } from './inputs/people';
+import { AcceptInvitationInput, ChangePasswordInput, InvitationTokenInput, LoginInput, RequestPasswordResetInput, ResetPasswordInput, RevokeSessionInput } from './inputs/people';
 import { adminProcedure, adminT as t, type AdminContext, type WebCaller } from './procedure';
 
 function browser(ctx: AdminContext): WebCaller {
@@ -87,10 +88,42 @@ export const authRouter = t.router({
     return { changed: true };
   }),
 
-  /** Joins the organization (creating the user with this password, or checking an existing user's) and logs in. */
+  /** What an invitation link offers its holder: the organization, the role, and whether to log in first or choose a password. */
+  invitation: adminProcedure.input(InvitationTokenInput).query(({ ctx, input }) => describeInvitation(ctx.em, input.token, ctx.services.now())),
+
+  /**
+   * Joins the organization: a new address with the password it chooses (and
+   * logs in), an existing account only logged in as that account.
+   */
   acceptInvitation: adminProcedure.input(AcceptInvitationInput).mutation(async ({ ctx, input }) => {
     const web = browser(ctx);
-    const user = await acceptInvitation(ctx.em, ctx.services.loginThrottle, { ...input, address: web.address }, ctx.services.now());
-    return startSession(ctx, web, user);
+    const session = web.session;
+    const user = await acceptInvitation(ctx.em, { token: input.token, password: input.password ?? null, signedInUserId: session?.userId ?? null }, ctx.services.now());
+    return session ? sessionAnswer(ctx.em, user, session.token) : startSession(ctx, web, user);
+  }),
+
+  /**
+   * Mails a reset link to the address if it has an account. The answer, and
+   * its timing, are the same either way: the work is done after answering.
+   * Counted like log-in attempts (per address and e-mail), so nobody can flood a mailbox.
+   */
+  requestPasswordReset: adminProcedure.input(RequestPasswordResetInput).mutation(async ({ ctx, input }) => {
+    const web = browser(ctx);
+    const email = normalizeEmail(input.email);
+    const wait = await ctx.services.loginThrottle.attempt({ email: `reset:${email}`, address: web.address, device: null });
+    if (wait > 0) throw new OperatorError('rate_limited', `Too many reset requests; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
+    const { services } = ctx;
+    const em = ctx.em.fork();
+    void (async () => {
+      const reset = await createPasswordReset(em, email, services.now());
+      if (reset) await services.mailer.send(passwordResetMail(reset.user.email, passwordResetUrl(services.publicUrl(), reset.token), reset.expiresAt));
+    })().catch((error: unknown) => ctx.log.warn({ err: error }, 'password reset mail not sent'));
+    return { requested: true };
+  }),
+
+  /** Sets a new password from a reset link; every session of the user ends, and the user logs in again. */
+  resetPassword: adminProcedure.input(ResetPasswordInput).mutation(async ({ ctx, input }) => {
+    await resetPassword(ctx.em, input, ctx.services.now());
+    return { reset: true };
   }),
 });

@@ -50,7 +50,7 @@ async function ensureDemoUser(admin: Admin, services: Services, organizationId: 
   }
   const password = randomBytes(12).toString('base64url');
   await admin.users.create({ email: DEMO_USER_EMAIL, password, platformOperator: true });
-  await admin.members.invite({ organizationId, email: DEMO_USER_EMAIL, role: 'owner' });
+  await admin.members.add({ organizationId, email: DEMO_USER_EMAIL, role: 'owner' });
   writeLocalSecret(services.config.dataDir, DEMO_PASSWORD_FILE, password);
   return { email: DEMO_USER_EMAIL, password };
 }

@@ -233,7 +233,7 @@ export const SESSION_COOKIE = 'dashboard_session';
 /** The header a cookie-authenticated call carries its CSRF token in. */
 export const CSRF_HEADER = 'x-csrf-token';
 /** What answers without a session: how one begins (and, for `auth.session`, whether one exists). */
-const OPEN_PROCEDURES = new Set(['auth.login', 'auth.session', 'auth.acceptInvitation']);
+const OPEN_PROCEDURES = new Set(['auth.login', 'auth.session', 'auth.invitation', 'auth.acceptInvitation', 'auth.requestPasswordReset', 'auth.resetPassword']);
 
 /** Nobody logged in: a member of no organization, so every scoped read is empty and every record not found. */
 const NOBODY: Actor = { kind: 'member', userId: '', roles: new Map() };

@@ -2,13 +2,13 @@
  * Members of an organization and their roles (owners manage them; every
  * member sees them), and the platform's users (operators only).
  */
-import { createInvitation, invitationUrl, revokeInvitation } from '../domain/people/invitations';
+import { createInvitation, invitationMail, invitationUrl, invitationView, revokeInvitation } from '../domain/people/invitations';
 import { addMember, listMembers, removeMember, setMemberRole } from '../domain/people/members';
 import { createUser, listUsers, normalizeEmail, setUserDisabled, userView } from '../domain/people/users';
 import { Invitation, User } from '../db/entities';
 import { notFound } from '../domain/operator-errors';
 import { organizationAccess, requireOperator } from './access';
-import { CreateUserInput, InviteMemberInput, OrganizationRef, RemoveMemberInput, RevokeInvitationInput, SetMemberRoleInput, SetUserDisabledInput } from './inputs/people';
+import { AddMemberInput, CreateUserInput, InviteMemberInput, OrganizationRef, RemoveMemberInput, RevokeInvitationInput, SetMemberRoleInput, SetUserDisabledInput } from './inputs/people';
 import { adminProcedure, adminT as t } from './procedure';
 
 export const membersRouter = t.router({
@@ -19,19 +19,34 @@ export const membersRouter = t.router({
   }),
 
   /**
-   * An existing user joins at once (`member`); anyone else gets an invitation
-   * link (`invitationUrl`), shown in this answer only.
+   * Mails an invitation to the address; nobody joins until they accept. The
+   * answer is the same whether or not the address has an account (it tells
+   * nothing about who is registered). `mailed` false: the mail could not be
+   * handed over (the invitation stands; revoke it and invite again).
+   * `invitationUrl` only when mails go to the local outbox (development and
+   * the embedded demo), where nobody else would receive it; never in production.
    */
   invite: adminProcedure.input(InviteMemberInput).mutation(async ({ ctx, input }) => {
     const organization = await organizationAccess(ctx, input.organizationId, 'own');
-    const existing = await ctx.em.findOne(User, { email: normalizeEmail(input.email) });
-    if (existing) return { invitationUrl: null, member: await addMember(ctx.em, organization, existing, input.role), invitation: null };
     const { invitation, token } = await createInvitation(ctx.em, { organization, email: input.email, role: input.role, invitedBy: ctx.actor.userId }, ctx.services.now());
-    return {
-      invitationUrl: invitationUrl(ctx.services.publicUrl(), token),
-      member: null,
-      invitation: { id: invitation.id, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() },
-    };
+    const url = invitationUrl(ctx.services.publicUrl(), token);
+    let mailed = true;
+    try {
+      await ctx.services.mailer.send(invitationMail(organization.name, invitation, url));
+    } catch (error) {
+      mailed = false;
+      ctx.log.warn({ err: error, invitationId: invitation.id }, 'invitation mail not sent');
+    }
+    return { invitation: invitationView(invitation), mailed, invitationUrl: ctx.services.mailer.local ? url : null };
+  }),
+
+  /** Operator only (CLI `users add-member`): adds an existing user at once, for onboarding by the platform's own people. */
+  add: adminProcedure.input(AddMemberInput).mutation(async ({ ctx, input }) => {
+    requireOperator(ctx.actor);
+    const organization = await organizationAccess(ctx, input.organizationId, 'own');
+    const user = await ctx.em.findOne(User, { email: normalizeEmail(input.email) });
+    if (!user) throw notFound('User', normalizeEmail(input.email));
+    return addMember(ctx.em, organization, user, input.role);
   }),
 
   revokeInvitation: adminProcedure.input(RevokeInvitationInput).mutation(async ({ ctx, input }) => {
@@ -63,6 +78,16 @@ export const usersRouter = t.router({
   list: adminProcedure.query(({ ctx }) => {
     requireOperator(ctx.actor);
     return listUsers(ctx.em);
+  }),
+
+  /**
+   * Operator only: the mails of the local outbox (no SMTP_URL, outside
+   * production), newest first, so the demo's invitations and resets can be
+   * read in the dashboard. `local` false: mail goes to an SMTP server.
+   */
+  outbox: adminProcedure.query(({ ctx }) => {
+    requireOperator(ctx.actor);
+    return { local: ctx.services.mailer.local, mails: ctx.services.mailer.recent(50) };
   }),
 
   /** Disabling ends the user's sessions at once. */

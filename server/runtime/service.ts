@@ -24,6 +24,7 @@ import type { HostResolver } from '../outbound/resolver';
 import { gatewayUrlPolicy } from '../outbound/url-guard';
 import { createWebhookRuntime } from '../webhooks/runtime';
 import { localAdminToken, localMasterKey } from './local-secrets';
+import { outboxMailer, smtpMailer } from './mail-transports';
 import { bindPort, claimDataFolder, databaseFailure, type BoundPort } from './startup';
 import type { Logger } from './logger';
 
@@ -69,10 +70,11 @@ export async function startService(config: Config, log: Logger, options: { now?:
   let publicUrl = config.publicBaseUrl ?? `http://localhost:${config.port}`;
   const secrets = new SecretBox(config.masterKey ?? localMasterKey(config.dataDir));
   const webhooks = createWebhookRuntime(config, options.resolveHost);
+  const mailer = config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : outboxMailer(config.dataDir, config.mail.from);
   // Gateway calls pass the same address guard as webhook deliveries, at connect time (production; see gatewayUrlPolicy).
   const connector = gatewayUrlPolicy(config).allowLocal ? undefined : guardedConnector(webhooks.resolveHost, config.gatewayTimeouts.connectMs);
   const gateways = new GatewayDirectory(secrets, { timeouts: config.gatewayTimeouts, connector });
-  const services: Services = { config, log, db, rateLimiter, loginThrottle, apiKeys, secrets, gateways, outbox: { notify: () => {} }, webhooks, publicUrl: () => publicUrl, simulators: null, now: options.now ?? (() => new Date()) };
+  const services: Services = { config, log, db, rateLimiter, loginThrottle, apiKeys, mailer, secrets, gateways, outbox: { notify: () => {} }, webhooks, publicUrl: () => publicUrl, simulators: null, now: options.now ?? (() => new Date()) };
   // The dispatcher replaces the no-op outbox; without it (WEBHOOK_DISPATCHER=false) another instance delivers.
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(services) : null;
   if (dispatcher) services.outbox = dispatcher;
@@ -108,6 +110,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
       await dispatcher?.stop();
       await webhooks.close();
       await gateways.close();
+      await mailer.close();
       await Promise.all(Object.values(services.simulators ?? {}).map((simulator) => simulator.close()));
       await rateLimiter.close();
       await shared?.close();

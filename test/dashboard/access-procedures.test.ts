@@ -37,6 +37,7 @@ interface Fixture {
   leaverUserId: string;
   developerUserId: string;
   disposableUserId: string;
+  disposableEmail: string;
   simUrl: string;
 }
 
@@ -106,16 +107,21 @@ const CASES: Record<string, Case> = {
   'overview.summary': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId, days: 7 }) },
   'members.list': { need: 'read', outsider: 'not_found', input: (f) => ({ organizationId: f.organizationId }) },
   'members.invite': { need: 'own', outsider: 'not_found', input: (f) => ({ organizationId: f.organizationId, email: uniqueEmail('invited'), role: 'viewer' }) },
+  'members.add': { need: 'operator', outsider: 'forbidden', input: (f) => ({ organizationId: f.organizationId, email: f.disposableEmail, role: 'viewer' }) },
   'members.revokeInvitation': { need: 'own', outsider: 'not_found', input: (f) => ({ organizationId: f.organizationId, invitationId: f.invitationId }) },
   'members.setRole': { need: 'own', outsider: 'not_found', input: (f) => ({ organizationId: f.organizationId, userId: f.developerUserId, role: 'developer' }) },
   'members.remove': { need: 'own', outsider: 'not_found', input: (f) => ({ organizationId: f.organizationId, userId: f.leaverUserId }) },
   'users.create': { need: 'operator', outsider: 'forbidden', input: () => ({ email: uniqueEmail('created'), password: 'a long enough password' }) },
   'users.list': { need: 'operator', outsider: 'forbidden' },
+  'users.outbox': { need: 'operator', outsider: 'forbidden' },
   'users.setDisabled': { need: 'operator', outsider: 'forbidden', input: (f) => ({ userId: f.disposableUserId, disabled: true }) },
   // The caller's own log-in and sessions: nothing of an organization (sessions-login.test.ts covers them).
   'auth.login': { need: 'open', outsider: 'own-data' },
   'auth.session': { need: 'open', outsider: 'own-data' },
   'auth.acceptInvitation': { need: 'open', outsider: 'own-data' },
+  'auth.invitation': { need: 'open', outsider: 'own-data' },
+  'auth.requestPasswordReset': { need: 'open', outsider: 'own-data' },
+  'auth.resetPassword': { need: 'open', outsider: 'own-data' },
   'auth.logout': { need: 'self', outsider: 'own-data' },
   'auth.sessions': { need: 'self', outsider: 'own-data' },
   'auth.revokeSession': { need: 'self', outsider: 'own-data' },
@@ -176,7 +182,7 @@ beforeAll(async () => {
   ]);
   const leaver = uniqueEmail('leaver');
   const leaverUser = await admin.users.create({ email: leaver, password: 'a long enough password' });
-  await admin.members.invite({ organizationId: tenant.organizationId, email: leaver, role: 'viewer' });
+  await admin.members.add({ organizationId: tenant.organizationId, email: leaver, role: 'viewer' });
   const disposable = await admin.users.create({ email: uniqueEmail('disposable'), password: 'a long enough password' });
 
   fixture = {
@@ -194,6 +200,7 @@ beforeAll(async () => {
     leaverUserId: leaverUser.id,
     developerUserId: developer.userId,
     disposableUserId: disposable.id,
+    disposableEmail: disposable.email,
     simUrl: world.sandbox.sims.gateway_c.url,
   };
 }, 90_000);

@@ -55,11 +55,11 @@ export const PASSWORD = 'correct horse battery staple';
 let counter = 0;
 export const uniqueEmail = (who: string) => `${who}-${process.pid}-${++counter}@example.com`;
 
-/** A dashboard user with a role in one organization (an existing user is added at once by `members.invite`). */
+/** A dashboard user with a role in one organization (added at once by the operator's `members.add`). */
 export async function createMember(service: TestService, organizationId: string, role: 'owner' | 'developer' | 'viewer', who: string = role): Promise<string> {
   const email = uniqueEmail(who);
   await service.admin.users.create({ email, password: PASSWORD });
-  await service.admin.members.invite({ organizationId, email, role });
+  await service.admin.members.add({ organizationId, email, role });
   return email;
 }
 

@@ -23,7 +23,7 @@ describe('dashboard log-in', () => {
   it('logs in with e-mail and password: an HttpOnly, SameSite=Strict session cookie, a CSRF token, the memberships', async () => {
     const email = uniqueEmail('Owner');
     await service.admin.users.create({ email, password: PASSWORD });
-    await service.admin.members.invite({ organizationId: tenant.organizationId, email, role: 'owner' });
+    await service.admin.members.add({ organizationId: tenant.organizationId, email, role: 'owner' });
 
     // The e-mail is matched whatever its case and surrounding spaces.
     const reply = await internalCall(service, 'auth.login', { email: `  ${email.toUpperCase()}`, password: PASSWORD }, { mutation: true });
@@ -127,7 +127,7 @@ describe('sessions', () => {
   it('lists the user\'s sessions and revokes another one, which is refused at once', async () => {
     const email = uniqueEmail('two-devices');
     await service.admin.users.create({ email, password: PASSWORD });
-    await service.admin.members.invite({ organizationId: tenant.organizationId, email, role: 'viewer' });
+    await service.admin.members.add({ organizationId: tenant.organizationId, email, role: 'viewer' });
     const laptop = await login(service, email);
     const phone = await login(service, email);
     const sessions = (await laptop.call('auth.sessions')).body.result.data as { id: string; current: boolean }[];
@@ -147,7 +147,7 @@ describe('sessions', () => {
   it('a role change applies to the next call; disabling a user ends their sessions', async () => {
     const email = uniqueEmail('demoted');
     await service.admin.users.create({ email, password: PASSWORD });
-    await service.admin.members.invite({ organizationId: tenant.organizationId, email, role: 'developer' });
+    await service.admin.members.add({ organizationId: tenant.organizationId, email, role: 'developer' });
     const browser = await login(service, email);
     expect((await browser.call('apiKeys.create', { environmentId: tenant.environmentId })).status).toBe(200);
     await service.admin.members.setRole({ organizationId: tenant.organizationId, userId: browser.userId, role: 'viewer' });

@@ -81,6 +81,6 @@ export function browserFor(service: TestService, cookie: string, csrfToken: stri
 export async function member(service: TestService, organizationId: string | null, role: 'owner' | 'developer' | 'viewer', options: { platformOperator?: boolean } = {}): Promise<Browser> {
   const email = uniqueEmail(role);
   await service.admin.users.create({ email, password: PASSWORD, platformOperator: options.platformOperator ?? false });
-  if (organizationId) await service.admin.members.invite({ organizationId, email, role });
+  if (organizationId) await service.admin.members.add({ organizationId, email, role });
   return login(service, email);
 }

@@ -39,7 +39,7 @@ beforeAll(async () => {
   port = (listener.address() as AddressInfo).port;
   service = await startTestService({
     // The database URL only satisfies production's start-up check: the test's own database is used.
-    env: { NODE_ENV: 'production', MASTER_KEY: randomBytes(32).toString('base64'), DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused' },
+    env: { NODE_ENV: 'production', MASTER_KEY: randomBytes(32).toString('base64'), DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused', SMTP_URL: 'smtp://127.0.0.1:1' },
     resolveHost,
   });
   tenant = await createTenant(service, 'production');

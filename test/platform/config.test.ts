@@ -29,6 +29,10 @@ describe('configuration', () => {
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
     [{ NODE_ENV: 'production', DATABASE_URL: 'postgres://h/d' }, 'ADMIN_TOKEN'],
     [{ NODE_ENV: 'production', ADMIN_TOKEN: 'a'.repeat(40) }, 'DATABASE_URL'],
+    [{ NODE_ENV: 'production', ADMIN_TOKEN: 'a'.repeat(40), DATABASE_URL: 'postgres://h/d', MASTER_KEY: Buffer.alloc(32, 1).toString('base64') }, 'SMTP_URL'],
+    [{ SMTP_URL: 'http://mail.example.com' }, 'SMTP_URL'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' }, 'HTTP_HEADERS_TIMEOUT_MS'],
   ])('a bad value stops start-up naming the variable (%o)', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${variable}:`));

@@ -218,6 +218,7 @@ describe('the local-development allowance', () => {
       DATABASE_URL: 'postgres://127.0.0.1:5432/test',
       ADMIN_TOKEN: 'a'.repeat(40),
       MASTER_KEY: Buffer.alloc(32, 1).toString('base64'),
+      SMTP_URL: 'smtp://127.0.0.1:2525',
     };
     expect(loadConfig(production).webhooks.allowLocalUrls).toBe(false);
     expect(() => loadConfig({ ...production, WEBHOOK_ALLOW_LOCAL_URLS: 'true' })).toThrow(ConfigError);

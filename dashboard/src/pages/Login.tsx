@@ -1,7 +1,8 @@
 /** E-mail and password; the service throttles attempts and sets the session cookie. */
-import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { api } from '../api/client';
 import { messageOf } from '../api/errors';
 import { useSwitchSession } from '../api/session';
@@ -37,6 +38,9 @@ export function LoginPage() {
             <Button type="submit" loading={login.isPending}>
               Log in
             </Button>
+            <Anchor component={Link} to="/forgot-password" size="sm">
+              Forgot your password?
+            </Anchor>
           </Stack>
         </form>
       </Paper>

@@ -13,6 +13,8 @@ import { CreateOrganizationInput, CreateProjectInput, SetBillingInput } from '..
 import { api, type Outputs } from '../api/client';
 import { useSession } from '../api/session';
 import { SecretOnce } from '../parts/SecretOnce';
+import { invitedMessage } from '../parts/invitation-answer';
+import { Outbox } from '../parts/Outbox';
 import { useTenancy } from '../shell/scope';
 import { useAction } from '../ui/action';
 import { DataTable } from '../ui/DataTable';
@@ -73,12 +75,12 @@ function ProjectModal({ organization, onClose }: { organization: Organization; o
   );
 }
 
-/** The organization's first owner (or another one): joins at once with an account, else gets a link shown once. */
+/** The organization's first owner (or another one): an invitation mailed to the address, accepted by its owner. */
 function OwnerModal({ organization, onClose, onLink }: { organization: Organization; onClose: () => void; onLink: (link: string) => void }) {
   const toInput = (values: { email: string }) => ({ organizationId: organization.id, email: values.email.trim(), role: 'owner' as const });
   const form = useForm({ initialValues: { email: '' }, validate: zodValidate(InviteMemberInput, toInput) });
   const invite = useAction((values: { email: string }) => api.members.invite.mutate(toInput(values)), {
-    success: (answer) => (answer.invitationUrl ? 'Invitation created: send the link to the new owner.' : `${answer.member?.email ?? 'The user'} is now an owner.`),
+    success: invitedMessage,
     invalidate: [['members']],
     onSuccess: (answer) => {
       onClose();
@@ -152,8 +154,9 @@ export default function OperatorOrganizationsPage() {
       {addingProject && <ProjectModal key={addingProject.id} organization={addingProject} onClose={() => setAddingProject(null)} />}
       {invitingOwner && <OwnerModal key={invitingOwner.id} organization={invitingOwner} onClose={() => setInvitingOwner(null)} onLink={setLink} />}
       <SecretOnce secret={link} title="Invitation link" label="invitation link" onClose={() => setLink(null)}>
-        <Text size="sm">Valid for 7 days, once. Whoever opens it chooses their password and becomes an owner of the organization.</Text>
+        <Text size="sm">Shown because mail goes to the local outbox (no SMTP_URL). Valid for 7 days, once.</Text>
       </SecretOnce>
+      <Outbox />
     </Stack>
   );
 }

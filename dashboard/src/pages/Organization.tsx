@@ -22,6 +22,7 @@ import { Loaded } from '../ui/Loaded';
 import { Failed, Loading } from '../ui/states';
 import { StatusBadge } from '../ui/StatusBadge';
 import { zodValidate } from '../ui/zod-form';
+import { invitedMessage } from '../parts/invitation-answer';
 
 type Role = (typeof MEMBER_ROLES)[number];
 const ROLE_HELP: Record<Role, string> = {
@@ -61,7 +62,7 @@ export default function OrganizationPage() {
   const toInvite = (values: { email: string; role: string }) => ({ organizationId, email: values.email.trim(), role: values.role as Role });
   const form = useForm({ initialValues: { email: '', role: 'developer' }, validate: zodValidate(InviteMemberInput, toInvite) });
   const invite = useAction((values: { email: string; role: string }) => api.members.invite.mutate(toInvite(values)), {
-    success: (answer) => (answer.member ? `${answer.member.email} joined as ${answer.member.role}.` : 'Invitation created.'),
+    success: invitedMessage,
     invalidate: [['members']],
     onSuccess: (answer) => {
       setInviting(false);

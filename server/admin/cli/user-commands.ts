@@ -82,12 +82,22 @@ export function registerUserCommands(program: Command, { client, run, oneOf }: C
   examples(
     users
       .command('add-member')
-      .description('give a user a role in an organization (someone without an account gets an invitation link, printed once)')
+      .description('give an existing user a role in an organization at once (operators only; anyone else: invite)')
+      .requiredOption('--org <organizationId>')
+      .requiredOption('--email <email>')
+      .requiredOption('--role <role>', MEMBER_ROLES.join('|'), oneOf(MEMBER_ROLES))
+      .action(run(async (o: { org: string; email: string; role: MemberRole }) => client().members.add.mutate({ organizationId: o.org, email: o.email, role: o.role }))),
+    'users add-member --org org_… --email ana@example.com --role owner',
+  );
+  examples(
+    users
+      .command('invite')
+      .description('mail an invitation to join an organization; nobody joins until they accept (the link is printed only when mail goes to the local outbox)')
       .requiredOption('--org <organizationId>')
       .requiredOption('--email <email>')
       .requiredOption('--role <role>', MEMBER_ROLES.join('|'), oneOf(MEMBER_ROLES))
       .action(run(async (o: { org: string; email: string; role: MemberRole }) => client().members.invite.mutate({ organizationId: o.org, email: o.email, role: o.role }))),
-    'users add-member --org org_… --email ana@example.com --role owner',
+    'users invite --org org_… --email ana@example.com --role owner',
   );
   examples(
     users.command('members <organizationId>').description("an organization's members and pending invitations").action(run(async (organizationId: string) => client().members.list.query({ organizationId }))),

@@ -25,11 +25,16 @@ const Password = z.string().min(1, { message: 'must not be empty' }).max(PASSWOR
 
 export const Role = z.enum(MEMBER_ROLES);
 
-/** What an invitation link's fragment holds. */
-const InvitationToken = text({ min: 1, max: 128 });
+/** What an invitation or password-reset link's fragment holds. */
+const LinkToken = text({ min: 1, max: 128 });
 
 export const LoginInput = z.strictObject({ email: Email, password: Password });
-export const AcceptInvitationInput = z.strictObject({ token: InvitationToken, password: NewPassword });
+/** `password`: the new account's, for an address without one; an existing account accepts logged in, without it. */
+export const AcceptInvitationInput = z.strictObject({ token: LinkToken, password: NewPassword.optional() });
+export const InvitationTokenInput = z.strictObject({ token: LinkToken });
+export const RequestPasswordResetInput = z.strictObject({ email: Email });
+export const ResetPasswordInput = z.strictObject({ token: LinkToken, password: NewPassword });
+export const AddMemberInput = z.strictObject({ organizationId: RecordId, email: Email, role: Role });
 export const RevokeSessionInput = z.strictObject({ sessionId: RecordId });
 export const ChangePasswordInput = z.strictObject({ currentPassword: Password, newPassword: NewPassword });
 

@@ -19,6 +19,7 @@ import { UserSchema } from './user';
 import { MembershipSchema } from './membership';
 import { DashboardSessionSchema } from './dashboard-session';
 import { InvitationSchema } from './invitation';
+import { PasswordResetSchema } from './password-reset';
 
 export { ApiKey } from './api-key';
 export { Environment } from './environment';
@@ -41,6 +42,7 @@ export { User } from './user';
 export { Membership } from './membership';
 export { DashboardSession } from './dashboard-session';
 export { Invitation } from './invitation';
+export { PasswordReset } from './password-reset';
 
 export const ENTITIES = [
   OrganizationSchema,
@@ -64,4 +66,5 @@ export const ENTITIES = [
   MembershipSchema,
   DashboardSessionSchema,
   InvitationSchema,
+  PasswordResetSchema,
 ];

@@ -9,6 +9,7 @@ import { Migration20261122154826_transaction_usage } from './Migration2026112215
 import { Migration20261122180007_dashboard_users } from './Migration20261122180007_dashboard_users';
 import { Migration20261122181000_listing_indexes } from './Migration20261122181000_listing_indexes';
 import { Migration20261124120000_quota_counters } from './Migration20261124120000_quota_counters';
+import { Migration20261124130000_password_resets } from './Migration20261124130000_password_resets';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -20,4 +21,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122180007_dashboard_users', class: Migration20261122180007_dashboard_users },
   { name: 'Migration20261122181000_listing_indexes', class: Migration20261122181000_listing_indexes },
   { name: 'Migration20261124120000_quota_counters', class: Migration20261124120000_quota_counters },
+  { name: 'Migration20261124130000_password_resets', class: Migration20261124130000_password_resets },
 ];

@@ -1,17 +1,21 @@
 /**
- * Invitations to join an organization. The token is 32 random bytes shown
- * once, in a link whose fragment carries it (`…/dashboard/invitation#<token>`),
- * so it never reaches a server's access log; only its SHA-256 is stored.
- * Single use; expires after 7 days. Accepting creates the user with the
- * password they choose, or, for an existing user, checks their password.
+ * Invitations to join an organization. The token is 32 random bytes, mailed
+ * to the invited address only (people prove their e-mail by receiving it), in
+ * a link whose fragment carries it (`…/dashboard/invitation#<token>`), so it
+ * never reaches a server's access log; only its SHA-256 is stored. Single
+ * use; expires after 7 days.
+ *
+ * Nobody joins without accepting. A new address accepts by choosing its
+ * password; an address that already has an account accepts logged in as
+ * that account, so an invitation to a stranger's address (or an account
+ * registered in advance by someone else) never adds anyone by itself.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { MemberRole } from '../../contract/people';
 import { Invitation, Membership, Organization, User } from '../../db/entities';
 import type { EntityManager } from '../../db/orm';
+import type { Mail } from '../mailer';
 import { OperatorError } from '../operator-errors';
-import { verifyPassword } from './passwords';
-import type { LoginThrottle } from './throttle';
 import { createUser, normalizeEmail } from './users';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
@@ -19,6 +23,13 @@ export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 export const invitationUrl = (publicUrl: string, token: string) => `${publicUrl.replace(/\/$/, '')}/dashboard/invitation#${token}`;
+
+export const invitationView = (invitation: Invitation) => ({
+  id: invitation.id,
+  email: invitation.email,
+  role: invitation.role,
+  expiresAt: invitation.expiresAt.toISOString(),
+});
 
 export async function createInvitation(em: EntityManager, input: { organization: Organization; email: string; role: MemberRole; invitedBy: string | null }, now: Date) {
   const token = randomBytes(32).toString('base64url');
@@ -37,6 +48,20 @@ export async function createInvitation(em: EntityManager, input: { organization:
   return { invitation, token };
 }
 
+/** The same words whether or not the address has an account: the mail must not tell the inviter anything either. */
+export const invitationMail = (organizationName: string, invitation: Invitation, url: string): Mail => ({
+  to: invitation.email,
+  subject: `You are invited to ${organizationName} on the payments dashboard`,
+  text: [
+    `You are invited to join ${organizationName} as ${invitation.role}.`,
+    '',
+    `Open this link to accept (it works once, until ${invitation.expiresAt.toUTCString()}):`,
+    url,
+    '',
+    'If you already have an account with this address, log in with it first. If you did not expect this invitation, ignore this mail.',
+  ].join('\n'),
+});
+
 export async function revokeInvitation(em: EntityManager, invitationId: string, now: Date) {
   const invitation = await em.findOne(Invitation, { id: invitationId });
   if (!invitation) throw new OperatorError('not_found', `Invitation ${invitationId} does not exist.`);
@@ -48,28 +73,37 @@ export async function revokeInvitation(em: EntityManager, invitationId: string, 
 /** One answer for every unusable token: unknown, used, revoked or expired look alike to whoever holds it. */
 const UNUSABLE = 'This invitation link is not valid any more; ask for a new one.';
 
+async function usableInvitation(em: EntityManager, token: string, now: Date): Promise<Invitation> {
+  const invitation = await em.findOne(Invitation, { tokenHash: sha256(token) }, { populate: ['organization'] });
+  if (!invitation || invitation.acceptedAt || invitation.revokedAt || invitation.expiresAt <= now) throw new OperatorError('unauthorized', UNUSABLE);
+  return invitation;
+}
+
+/** What the invitation page shows the link's holder (the addressee): which organization, and whether to log in or choose a password. */
+export async function describeInvitation(em: EntityManager, token: string, now: Date) {
+  const invitation = await usableInvitation(em, token, now);
+  const account = await em.findOne(User, { email: invitation.email });
+  return { email: invitation.email, organizationName: invitation.organization.name, role: invitation.role, hasAccount: account !== null };
+}
+
 /**
- * For an e-mail that already has an account, the password is checked like a
- * log-in and counted with its failures, so a link cannot be used to guess it
- * (a refused acceptance leaves the link unused).
+ * Accepts: `signedInUserId` is the caller's dashboard session (null: none).
+ * An existing account must be the one signed in; a new address needs the
+ * password it chooses. Of two concurrent acceptances exactly one succeeds.
  */
-export async function acceptInvitation(em: EntityManager, throttle: LoginThrottle, input: { token: string; password: string; address: string }, now: Date): Promise<User> {
+export async function acceptInvitation(em: EntityManager, input: { token: string; password: string | null; signedInUserId: string | null }, now: Date): Promise<User> {
   return em.transactional(async (tx) => {
-    const invitation = await tx.findOne(Invitation, { tokenHash: sha256(input.token) }, { populate: ['organization'] });
-    if (!invitation || invitation.acceptedAt || invitation.revokedAt || invitation.expiresAt <= now) throw new OperatorError('unauthorized', UNUSABLE);
-    // Claimed before anything else: of two concurrent acceptances exactly one changes the row.
+    const invitation = await usableInvitation(tx, input.token, now);
+    // Claimed before anything else: of two concurrent acceptances exactly one changes the row (a refusal below rolls it back).
     const claimed = await tx.nativeUpdate(Invitation, { id: invitation.id, acceptedAt: null }, { acceptedAt: now });
     if (claimed !== 1) throw new OperatorError('unauthorized', UNUSABLE);
     let user = await tx.findOne(User, { email: invitation.email });
     if (user) {
-      const client = { email: user.email, address: input.address, device: null };
-      const wait = await throttle.attempt(client);
-      if (wait > 0) throw new OperatorError('rate_limited', `Too many wrong passwords; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
-      if (user.disabledAt || !(await verifyPassword(input.password, user.passwordHash))) {
-        throw new OperatorError('unauthorized', `An account for ${invitation.email} already exists: enter its password to accept.`);
+      if (user.id !== input.signedInUserId || user.disabledAt) {
+        throw new OperatorError('unauthorized', `${invitation.email} already has an account: log in as ${invitation.email}, then open this link again to accept.`);
       }
-      await throttle.succeeded(client);
     } else {
+      if (!input.password) throw new OperatorError('invalid', 'Choose the password of your new account to accept.');
       user = await createUser(tx, { email: invitation.email, password: input.password });
     }
     if (!(await tx.findOne(Membership, { organization: invitation.organization, user }))) {
