@@ -1,5 +1,5 @@
 /** The pages and who sees them: the login and invitation pages without a session, the rest inside the layout. */
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { SessionProvider, useSessionQuery } from './api/session';
 import { AppLayout } from './shell/AppLayout';
@@ -24,6 +24,9 @@ const OrganizationPage = lazy(() => import('./pages/Organization'));
 const SessionsPage = lazy(() => import('./pages/Sessions'));
 const OperatorOrganizationsPage = lazy(() => import('./pages/OperatorOrganizations'));
 
+/** A page of its own, outside the layout, loaded on demand. */
+const standalone = (page: ReactNode) => <Suspense fallback={<Loading />}>{page}</Suspense>;
+
 export function App() {
   const session = useSessionQuery();
   if (session.isPending) return <Loading />;
@@ -43,23 +46,9 @@ export function App() {
   return (
     <SessionProvider session={session.data}>
       <Routes>
-        {/* An existing account accepts an invitation logged in. */}
-        <Route
-          path="/invitation"
-          element={
-            <Suspense fallback={<Loading />}>
-              <InvitationPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="/reset-password"
-          element={
-            <Suspense fallback={<Loading />}>
-              <ResetPasswordPage />
-            </Suspense>
-          }
-        />
+        {/* An existing account accepts an invitation logged in; a mailed reset link works whoever is logged in. */}
+        <Route path="/invitation" element={standalone(<InvitationPage />)} />
+        <Route path="/reset-password" element={standalone(<ResetPasswordPage />)} />
         <Route element={<AppLayout />}>
           <Route index element={<StartPage />} />
           <Route path="e/:environmentId">

@@ -105,7 +105,8 @@ describe('slow clients', () => {
     const drip = setInterval(() => socket.writable && socket.write('X-Slow: 1\r\n'), 200);
     const after = await closed;
     clearInterval(drip);
-    expect(after).toBeLessThan(4_000);
+    // The deadline is 1 s; Node checks it every second: well within 8 s even on a busy machine.
+    expect(after).toBeLessThan(8_000);
   });
 
   it('cuts a client that trickles its body once HTTP_REQUEST_TIMEOUT_MS is past', async () => {
@@ -118,7 +119,7 @@ describe('slow clients', () => {
     const after = await closed;
     clearInterval(drip);
     expect(after).toBeGreaterThanOrEqual(1_500);
-    expect(after).toBeLessThan(5_000);
+    expect(after).toBeLessThan(8_000);
   });
 });
 

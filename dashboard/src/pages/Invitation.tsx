@@ -5,14 +5,13 @@
  * accepts logged in as that account (nobody joins without accepting).
  */
 import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { NewPassword } from '../../../server/admin/inputs/people';
 import { PASSWORD_MIN } from '../../../server/contract/people';
 import { api } from '../api/client';
 import { messageOf } from '../api/errors';
 import { useSessionQuery, useSwitchSession } from '../api/session';
+import { useNewPasswordForm } from '../ui/new-password';
 import { Loading } from '../ui/states';
 
 export default function InvitationPage() {
@@ -21,14 +20,7 @@ export default function InvitationPage() {
   const session = useSessionQuery().data ?? null;
   const token = decodeURIComponent(window.location.hash.slice(1));
   const invitation = useQuery({ queryKey: ['auth', 'invitation', token], queryFn: () => api.auth.invitation.query({ token }), enabled: Boolean(token), retry: false });
-  const form = useForm({
-    initialValues: { password: '', repeat: '' },
-    validate: {
-      // The server's own rule for a new password.
-      password: (value) => NewPassword.safeParse(value).error?.issues[0]?.message ?? null,
-      repeat: (value, values) => (value === values.password ? null : 'The passwords differ'),
-    },
-  });
+  const form = useNewPasswordForm();
   const accept = useMutation({
     mutationFn: (password: string | undefined) => api.auth.acceptInvitation.mutate({ token, password }),
     onSuccess: (answer) => {

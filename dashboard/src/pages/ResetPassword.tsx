@@ -1,21 +1,14 @@
 /** /dashboard/reset-password#<token>: the mailed link; the token stays in the fragment. Every session of the account ends. */
 import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { NewPassword } from '../../../server/admin/inputs/people';
 import { api } from '../api/client';
 import { messageOf } from '../api/errors';
+import { useNewPasswordForm } from '../ui/new-password';
 
 export default function ResetPasswordPage() {
   const token = decodeURIComponent(window.location.hash.slice(1));
-  const form = useForm({
-    initialValues: { password: '', repeat: '' },
-    validate: {
-      password: (value) => NewPassword.safeParse(value).error?.issues[0]?.message ?? null,
-      repeat: (value, values) => (value === values.password ? null : 'The passwords differ'),
-    },
-  });
+  const form = useNewPasswordForm();
   const reset = useMutation({
     mutationFn: (password: string) => api.auth.resetPassword.mutate({ token, password }),
     onSuccess: () => history.replaceState(null, '', window.location.pathname),
