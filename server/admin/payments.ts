@@ -1,6 +1,6 @@
 /** The dashboard's payments of an environment: filtered, cursor-paginated list, and one payment with its events and their deliveries. */
-import { Payment } from '../db/entities';
-import { listPayments, paymentDetail } from '../domain/listing/payments';
+import { Payment } from '../domain/payments/payment';
+import { listPayments, paymentDetail } from '../domain/payments/listing';
 import { notFound } from '../domain/operator-errors';
 import { environmentAccess, recordAccess } from './access';
 import { PaymentGetInput, PaymentListInput } from './inputs/listing';

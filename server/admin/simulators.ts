@@ -9,7 +9,9 @@
 import { z } from 'zod';
 import { RecordId } from '../contract/schemas/text';
 import { GATEWAY_NAMES } from '../contract/enums';
-import { Environment, Payment, Subscription } from '../db/entities';
+import { Environment } from '../db/entities';
+import { Payment } from '../domain/payments/payment';
+import { Subscription } from '../domain/subscriptions/subscription';
 import { WEBHOOK_EVENT_TYPES } from '../domain/event-types';
 import { notFound, OperatorError } from '../domain/operator-errors';
 import { PAYMENT_OUTCOMES, runningSimulators, simulatePayment, simulateSubscription, simulatorOf, SUBSCRIPTION_OUTCOMES, triggerEvent } from '../domain/sandbox';

@@ -1,6 +1,6 @@
 /** The dashboard's subscriptions of an environment: filtered, cursor-paginated list, and one with its events, deliveries and charges. */
-import { Subscription } from '../db/entities';
-import { listSubscriptions, subscriptionDetail } from '../domain/listing/subscriptions';
+import { Subscription } from '../domain/subscriptions/subscription';
+import { listSubscriptions, subscriptionDetail } from '../domain/subscriptions/listing';
 import { notFound } from '../domain/operator-errors';
 import { environmentAccess, recordAccess } from './access';
 import { SubscriptionGetInput, SubscriptionListInput } from './inputs/listing';

@@ -3,7 +3,7 @@ import { ExternalIdQuery } from '../contract/schemas/common';
 import { CreatePaymentInput, Payment } from '../contract/schemas/payment';
 import { CANCEL_PAYMENT, cancelPayment } from '../domain/payments/cancel';
 import { CREATE_PAYMENT, createPayment } from '../domain/payments/create';
-import { FIND_PAYMENT, FIND_PAYMENT_BY_EXTERNAL_ID, findPayment, findPaymentByExternalId } from '../domain/payments/lookup';
+import { FIND_PAYMENT, FIND_PAYMENT_BY_EXTERNAL_ID, findPayment, findPaymentByExternalId } from '../domain/payments/repository';
 import { SYNC_PAYMENT, syncPayment } from '../domain/payments/sync';
 import { paymentBody } from '../domain/payments/view';
 import { authedProcedure, markReplay } from './procedures';

@@ -3,7 +3,7 @@ import { ExternalIdQuery } from '../contract/schemas/common';
 import { CancelSubscriptionInput, CreateSubscriptionInput, Subscription } from '../contract/schemas/subscription';
 import { CANCEL_SUBSCRIPTION, cancelSubscription } from '../domain/subscriptions/cancel';
 import { CREATE_SUBSCRIPTION, createSubscription } from '../domain/subscriptions/create';
-import { FIND_SUBSCRIPTION, FIND_SUBSCRIPTION_BY_EXTERNAL_ID, findSubscription, findSubscriptionByExternalId } from '../domain/subscriptions/lookup';
+import { FIND_SUBSCRIPTION, FIND_SUBSCRIPTION_BY_EXTERNAL_ID, findSubscription, findSubscriptionByExternalId } from '../domain/subscriptions/repository';
 import { subscriptionBody } from '../domain/subscriptions/view';
 import { authedProcedure, markReplay } from './procedures';
 import { routeErrors } from './route-errors';

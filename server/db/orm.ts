@@ -9,7 +9,7 @@ import { MikroORM as PostgreSqlMikroORM } from '@mikro-orm/postgresql';
 import { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Config } from '../config';
-import { ENTITIES } from './entities';
+import type { EntitySchema } from '@mikro-orm/core';
 import { MIGRATIONS } from './migrations';
 
 export type EntityManager = BasePostgreSqlEntityManager<AbstractSqlDriver>;
@@ -23,7 +23,6 @@ export interface Database {
 }
 
 const baseOptions = {
-  entities: ENTITIES,
   extensions: [Migrator],
   migrations: {
     migrationsList: MIGRATIONS,
@@ -45,8 +44,8 @@ interface OpenedOrm {
   close(): Promise<void>;
 }
 
-async function openOrm(database: Config['database'], logger: (message: string) => void, create: boolean): Promise<OpenedOrm> {
-  const options = { ...baseOptions, logger };
+async function openOrm(database: Config['database'], entities: readonly EntitySchema[], logger: (message: string) => void, create: boolean): Promise<OpenedOrm> {
+  const options = { ...baseOptions, entities: [...entities], logger };
   if (database.kind === 'postgresql') {
     // A missing database is an error unless creating it was asked for (DATABASE_CREATE): a typo must not create a new one.
     // The migrator creates a missing database on its own, so the database is asked first (PostgreSQL answers 3D000).
@@ -62,12 +61,14 @@ async function openOrm(database: Config['database'], logger: (message: string) =
   return { em: orm.em as unknown as EntityManager, migrate: () => orm.migrator.up(), close: () => orm.close(true) };
 }
 
+/** `entities`: the whole model (domain/entities.ts); storage does not know which tables carry rules. */
 export async function openDatabase(
   database: Config['database'],
+  entities: readonly EntitySchema[],
   options: { migrate?: boolean; logger?: (message: string) => void; create?: boolean } = {},
 ): Promise<Database> {
   // MikroORM's own messages (migrations applied) go to the service log, not to stdout.
-  const orm = await openOrm(database, options.logger ?? (() => {}), options.create ?? false);
+  const orm = await openOrm(database, entities, options.logger ?? (() => {}), options.create ?? false);
   if (options.migrate !== false) await orm.migrate();
   return { kind: database.kind, root: orm.em, fork: () => orm.em.fork(), close: () => orm.close() };
 }

@@ -1,9 +1,15 @@
 /**
  * An event a state transition caused, before it is written to the outbox.
- * Free of imports, so entities can return events without depending on storage.
+ * Its type is one of the contract's event types, so a transition cannot
+ * record an event the contract does not list.
  */
+import type { WebhookEventType } from './event-types';
+
+export type PaymentEventType = Extract<WebhookEventType, `payment.${string}`>;
+export type SubscriptionEventType = Extract<WebhookEventType, `subscription.${string}`>;
+
 export interface DomainEvent {
-  type: string;
+  type: WebhookEventType;
   resourceId: string;
   environmentId: string;
   data: Record<string, unknown>;

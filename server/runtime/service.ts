@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config';
 import { openDatabase } from '../db/orm';
+import { ENTITIES } from '../domain/entities';
 import { createApp } from '../http/app';
 import { answerUnparsableRequests } from '../http/edge';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './rate-limit-stores';
@@ -44,7 +45,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
   try {
     bound = await bindPort(config);
     try {
-      db = await openDatabase(config.database, { create: config.databaseCreate, logger: (message) => log.info({ component: 'database' }, message.replace(/\x1b\[[0-9;]*m/g, '')) });
+      db = await openDatabase(config.database, ENTITIES, { create: config.databaseCreate, logger: (message) => log.info({ component: 'database' }, message.replace(/\x1b\[[0-9;]*m/g, '')) });
     } catch (error) {
       await bound.close();
       throw databaseFailure(error, config);

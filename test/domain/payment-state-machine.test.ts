@@ -1,7 +1,7 @@
 /** The whole payment transition table: every pair of statuses, what happens, and which event it records. */
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../server/contract/enums';
-import { Payment } from '../../server/db/entities';
+import { Payment } from '../../server/domain/payments/payment';
 import type { PaymentSnapshot } from '../../server/gateways';
 
 const FINAL: PaymentStatus[] = ['paid', 'failed', 'canceled', 'expired'];

@@ -1,7 +1,7 @@
 /** The subscription transition table and the data of its events. */
 import { describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../server/contract/enums';
-import { Subscription } from '../../server/db/entities';
+import { Subscription } from '../../server/domain/subscriptions/subscription';
 import type { SubscriptionSnapshot } from '../../server/gateways';
 
 const ALLOWED: Record<SubscriptionStatus, SubscriptionStatus[]> = {

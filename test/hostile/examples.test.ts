@@ -5,7 +5,8 @@
  * operator API's error bodies. Every answer is also checked for leaks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Payment, Subscription } from '../../server/db/entities';
+import { Payment } from '../../server/domain/payments/payment';
+import { Subscription } from '../../server/domain/subscriptions/subscription';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { createTenant, type TestTenant } from '../support/tenant';

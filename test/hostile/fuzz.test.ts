@@ -9,7 +9,8 @@
 import fc from 'fast-check';
 import { fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Payment, Subscription } from '../../server/db/entities';
+import { Payment } from '../../server/domain/payments/payment';
+import { Subscription } from '../../server/domain/subscriptions/subscription';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { problemsOf } from './support';
 

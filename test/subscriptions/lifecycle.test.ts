@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboxEvent, Payment } from '../../server/db/entities';
+import { OutboxEvent } from '../../server/db/entities';
+import { Payment } from '../../server/domain/payments/payment';
 import type { ContractChecker } from '../support/contract';
 import { call } from '../support/http';
 import type { Sandbox } from '../support/gateways';

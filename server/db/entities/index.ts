@@ -2,9 +2,7 @@ import { ApiKeySchema } from './api-key';
 import { GatewayAccountSchema } from './gateway-account';
 import { InboundWebhookSchema } from './inbound-webhook';
 import { OutboxEventSchema } from './outbox-event';
-import { PaymentSchema } from './payment';
 import { RoutingRuleSchema } from './routing-rule';
-import { SubscriptionSchema } from './subscription';
 import { EnvironmentSchema } from './environment';
 import { MonthlyUsageSchema } from './monthly-usage';
 import { TransactionUsageSchema } from './transaction-usage';
@@ -26,9 +24,7 @@ export { Environment } from './environment';
 export { GatewayAccount } from './gateway-account';
 export { InboundWebhook } from './inbound-webhook';
 export { OutboxEvent } from './outbox-event';
-export { Payment } from './payment';
 export { RoutingRule } from './routing-rule';
-export { Subscription } from './subscription';
 export { MonthlyUsage } from './monthly-usage';
 export { TransactionUsage } from './transaction-usage';
 export { QuotaCounter } from './quota-counter';
@@ -44,7 +40,12 @@ export { DashboardSession } from './dashboard-session';
 export { Invitation } from './invitation';
 export { PasswordReset } from './password-reset';
 
-export const ENTITIES = [
+/**
+ * The tables that only hold records. The aggregates with rules of their own
+ * (payments, subscriptions) define their entities in domain/, and
+ * domain/entities.ts joins both lists for the ORM.
+ */
+export const RECORD_ENTITIES = [
   OrganizationSchema,
   ProjectSchema,
   EnvironmentSchema,
@@ -55,10 +56,8 @@ export const ENTITIES = [
   QuotaClaimSchema,
   GatewayAccountSchema,
   RoutingRuleSchema,
-  PaymentSchema,
   OutboxEventSchema,
   InboundWebhookSchema,
-  SubscriptionSchema,
   WebhookEndpointSchema,
   WebhookDeliverySchema,
   WebhookAttemptSchema,

@@ -9,7 +9,8 @@
  */
 import type { EntityClass } from '@mikro-orm/core';
 import type { GatewayName } from '../../contract/enums';
-import { Payment, Subscription } from '../../db/entities';
+import { Payment } from '../payments/payment';
+import { Subscription } from '../subscriptions/subscription';
 import type { EntityManager } from '../../db/orm';
 import type { GatewayEvent } from '../../gateways';
 import type { Services } from '../../services';

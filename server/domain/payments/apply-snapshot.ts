@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Payment } from '../../db/entities';
+import { Payment } from './payment';
 import type { EntityManager } from '../../db/orm';
 import type { PaymentSnapshot } from '../../gateways';
 import type { Services } from '../../services';

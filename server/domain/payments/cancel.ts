@@ -4,14 +4,14 @@
  * state machine.
  */
 import { ApiError } from '../../contract/errors';
-import type { Payment } from '../../db/entities';
+import type { Payment } from './payment';
 import { GATEWAY_CALLS } from '../gateway-calls';
 import { raises } from '../raises';
 import type { RequestContext } from '../request-context';
 import { ROUTE_EXISTING } from '../routing';
 import { applyPaymentSnapshot } from './apply-snapshot';
-import { FIND_PAYMENT, findPayment } from './lookup';
-import { assertCancelable, CANCEL_RULES } from './states';
+import { FIND_PAYMENT, findPayment } from './repository';
+import { assertCancelable, CANCEL_RULES } from './payment';
 
 export const CANCEL_PAYMENT = raises(['not_implemented', 'cannot_cancel_status'], FIND_PAYMENT, CANCEL_RULES, ROUTE_EXISTING, GATEWAY_CALLS.cancelPayment);
 

@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import type { CreatePaymentInput as CreatePaymentBody } from '../../contract/schemas/payment';
-import { Payment } from '../../db/entities';
+import { Payment } from './payment';
 import type { CreatePaymentInput, PaymentSnapshot } from '../../gateways';
 import { isApiError } from '../../contract/errors';
 import { assertBillingActive, BILLING_GATE, countTransaction, reserveTransaction, TRANSACTION_QUOTA } from '../billing';
@@ -20,7 +20,7 @@ import { assertReturnUrlAllowed, RETURN_URL } from '../return-url';
 import { CREATE_ONCE, createOnce, type Created, type RegistrationSteps } from '../registration/create-once';
 import { gatewayIdempotencyKey, requestFingerprint } from '../registration/idempotency';
 import type { RequestContext } from '../request-context';
-import { paymentByExternalId } from './lookup';
+import { paymentByExternalId } from './repository';
 import { ROUTE_NEW } from '../routing';
 
 export type CreatePaymentRequest = z.output<typeof CreatePaymentBody>;

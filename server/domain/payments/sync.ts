@@ -4,13 +4,13 @@
  * creation (gateway_b) is recovered.
  */
 import { ApiError } from '../../contract/errors';
-import type { Payment } from '../../db/entities';
+import type { Payment } from './payment';
 import { GATEWAY_CALLS } from '../gateway-calls';
 import { raises } from '../raises';
 import type { RequestContext } from '../request-context';
 import { ROUTE_EXISTING } from '../routing';
 import { applyPaymentSnapshot } from './apply-snapshot';
-import { FIND_PAYMENT, findPayment } from './lookup';
+import { FIND_PAYMENT, findPayment } from './repository';
 
 export const SYNC_PAYMENT = raises(['missing_gateway_ref'], FIND_PAYMENT, ROUTE_EXISTING, GATEWAY_CALLS.getPayment);
 

@@ -1,5 +1,5 @@
 import type { PaymentBody } from '../../contract/schemas/payment';
-import type { Payment } from '../../db/entities';
+import type { Payment } from './payment';
 
 /** The Payment body of the contract: every field present, null where empty. */
 export function paymentBody(payment: Payment): PaymentBody {

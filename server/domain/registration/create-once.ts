@@ -17,7 +17,8 @@ import { applyLocked } from '../locked-apply';
 import type { RequestContext } from '../request-context';
 import { raises } from '../raises';
 import { ROUTE_EXISTING, type Route } from '../routing';
-import { AWAIT_REGISTRATION, awaitRegistration, callGatewayForRegistration, leaseEnd, refusedByGateway, type GatewayResource } from './lease';
+import { AWAIT_REGISTRATION, awaitRegistration, callGatewayForRegistration, leaseEnd, refusedByGateway } from './lease';
+import type { GatewayResource } from './columns';
 
 /** How one kind of resource is registered at its gateway. */
 export interface RegistrationSteps<T extends GatewayResource, R, S> {

@@ -9,24 +9,13 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityClass } from '@mikro-orm/core';
-import type { GatewayName } from '../../contract/enums';
 import { ApiError, isApiError } from '../../contract/errors';
 import type { EntityManager } from '../../db/orm';
 import type { Services } from '../../services';
 import { raises } from '../raises';
+import type { GatewayResource } from './columns';
 
 const POLL_MS = 100;
-
-/** A payment or subscription as far as its registration at a gateway is concerned. */
-export interface GatewayResource {
-  id: string;
-  gateway: GatewayName;
-  gatewayRef?: string | null;
-  registrationLeaseUntil?: Date | null;
-  pendingRequestSealed?: string | null;
-  requestHash: string;
-  readonly isRegistered: boolean;
-}
 
 /** How long one request may hold the registration: the gateway's whole timeout and some margin. */
 export const leaseEnd = (services: Services): Date => new Date(services.now().getTime() + services.config.gatewayTimeouts.totalMs + 5_000);

@@ -7,13 +7,13 @@
  * by deactivating its checkout link, so the link can no longer be paid.
  */
 import { ApiError } from '../../contract/errors';
-import { Subscription } from '../../db/entities';
+import { Subscription } from './subscription';
 import { GATEWAY_CALLS } from '../gateway-calls';
 import { applyLocked } from '../locked-apply';
 import { raises } from '../raises';
 import type { RequestContext } from '../request-context';
 import { ROUTE_EXISTING } from '../routing';
-import { FIND_SUBSCRIPTION, findSubscription } from './lookup';
+import { FIND_SUBSCRIPTION, findSubscription } from './repository';
 
 export const CANCEL_SUBSCRIPTION = raises(['already_canceled', 'invalid_input', 'missing_gateway_ref'], FIND_SUBSCRIPTION, ROUTE_EXISTING, GATEWAY_CALLS.cancelSubscription);
 

@@ -6,7 +6,8 @@
  * `payment_failed` next to the payment's own events, in one transaction.
  */
 import type { GatewayName } from '../../contract/enums';
-import { Payment, Subscription } from '../../db/entities';
+import { Payment } from '../payments/payment';
+import { Subscription } from './subscription';
 import type { GatewayEvent } from '../../gateways';
 import type { DomainEvent } from '../events';
 import type { LockedChange } from '../locked-apply';

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { CreateSubscriptionInput as CreateSubscriptionBody } from '../../contract/schemas/subscription';
-import { Subscription } from '../../db/entities';
+import { Subscription } from './subscription';
 import type { CreateSubscriptionInput, SubscriptionSnapshot } from '../../gateways';
 import { assertBillingActive, BILLING_GATE } from '../billing';
 import { gatewayCustomer, storedCustomer } from '../customer';
@@ -15,9 +15,9 @@ import { assertReturnUrlAllowed, RETURN_URL } from '../return-url';
 import { CREATE_ONCE, createOnce, type Created, type RegistrationSteps } from '../registration/create-once';
 import { gatewayIdempotencyKey, requestFingerprint } from '../registration/idempotency';
 import type { RequestContext } from '../request-context';
-import { subscriptionByExternalId } from './lookup';
+import { subscriptionByExternalId } from './repository';
 import { ROUTE_NEW } from '../routing';
-import { initialSubscriptionStatus } from './states';
+import { initialSubscriptionStatus } from './subscription';
 
 export type CreateSubscriptionRequest = z.output<typeof CreateSubscriptionBody>;
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Subscription as SubscriptionSchema } from '../../contract/schemas/subscription';
-import type { Subscription } from '../../db/entities/subscription';
+import type { Subscription } from './subscription';
 
 /** The Subscription body of the contract: every field present, null where empty. */
 export function subscriptionBody(subscription: Subscription): z.infer<typeof SubscriptionSchema> {

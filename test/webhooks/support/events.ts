@@ -5,6 +5,7 @@
 import { OutboxEvent } from '../../../server/db/entities';
 import { recordEvents } from '../../../server/domain/outbox';
 import { randomToken } from '../../../server/domain/ids';
+import type { PaymentEventType } from '../../../server/domain/events';
 import type { WebhookTestService } from './service';
 
 /** The `data` of a payment event for a Pix payment on gateway_a. */
@@ -28,7 +29,7 @@ export const newPaymentId = () => `pay_${randomToken(24)}`;
 export async function commitPaymentEvents(service: WebhookTestService, environmentId: string, paymentId: string, statuses: string[]): Promise<OutboxEvent[]> {
   for (const status of statuses) {
     const em = service.services.db.fork();
-    recordEvents(em, [{ type: `payment.${status}`, resourceId: paymentId, environmentId, data: paymentEventData(paymentId, status) }]);
+    recordEvents(em, [{ type: `payment.${status}` as PaymentEventType, resourceId: paymentId, environmentId, data: paymentEventData(paymentId, status) }]);
     await em.flush();
   }
   service.services.outbox.notify();

@@ -1,5 +1,5 @@
 import { ApiError } from '../../contract/errors';
-import { Payment } from '../../db/entities';
+import { Payment } from './payment';
 import { oneRowBy } from '../../db/one-row';
 import type { EntityManager } from '../../db/orm';
 import { isWellFormedId } from '../ids';

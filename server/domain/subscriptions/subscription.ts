@@ -1,17 +1,18 @@
+/**
+ * The subscription aggregate: its table and its state machine, in one place.
+ * `canceled` is final; a trial ends into `active`; `past_due` can come from
+ * anywhere live (with or without a failed charge before it) and recovers to
+ * `active`. Like Payment, every change goes through methods that return the
+ * events it causes, which the caller writes in the same transaction.
+ */
 import { defineEntity, p, type Opt } from '@mikro-orm/core';
 import { TEXT_LIMITS } from '../../contract/limits';
-import { GATEWAY_NAMES, SUBSCRIPTION_INTERVALS, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../contract/enums';
-import type { DomainEvent } from '../../domain/events';
-import { newId } from '../../domain/ids';
-import { nextSubscriptionStatus, subscriptionEventType } from '../../domain/subscriptions/states';
+import { SUBSCRIPTION_INTERVALS, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../contract/enums';
 import type { SubscriptionSnapshot } from '../../gateways/adapter';
-import { Environment } from './environment';
+import type { DomainEvent, SubscriptionEventType } from '../events';
+import { newId } from '../ids';
+import { registrationColumns } from '../registration/columns';
 
-/**
- * A recurring card charge and its state machine. Like Payment, every change
- * goes through methods that return the events it causes, which the caller
- * writes in the same flush.
- */
 export const SubscriptionSchema = defineEntity({
   name: 'Subscription',
   tableName: 'subscriptions',
@@ -20,11 +21,8 @@ export const SubscriptionSchema = defineEntity({
   indexes: [{ properties: ['gateway', 'gatewayRef'] }, { properties: ['environment', 'createdAt', 'id'] }],
   properties: {
     id: p.string().primary().onCreate(() => newId('sub')),
-    environment: () => p.manyToOne(Environment),
-    externalId: p.string().length(TEXT_LIMITS.externalId),
-    gateway: p.enum(GATEWAY_NAMES),
-    amount: p.bigint('number'),
-    currency: p.string().length(3).default('BRL'),
+    // gateway_c: gatewayRef is the `pl_` checkout link until the customer completes checkout, then the `sub_` subscription.
+    ...registrationColumns,
     interval: p.enum(SUBSCRIPTION_INTERVALS),
     trialDays: p.integer().default(0),
     status: p.enum(SUBSCRIPTION_STATUSES),
@@ -32,24 +30,38 @@ export const SubscriptionSchema = defineEntity({
     nextBillingAt: p.datetime().nullable(),
     cancelAtPeriodEnd: p.boolean().default(false),
     canceledAt: p.datetime().nullable(),
-    /** gateway_c: the `pl_` checkout link until the customer completes checkout, then the `sub_` subscription. */
-    gatewayRef: p.string().length(255).nullable(),
-    checkoutUrl: p.text().nullable(),
     planId: p.string().length(TEXT_LIMITS.planId).nullable(),
-    customerName: p.string().length(TEXT_LIMITS.customerName).nullable(),
-    customerEmail: p.string().length(TEXT_LIMITS.customerEmail).nullable(),
-    customerDocumentLast4: p.string().length(4).nullable(),
-    metadata: p.json<Record<string, unknown>>().nullable(),
-    gatewayStatus: p.string().length(64).nullable(),
     /** Whether `subscription.created` was recorded (on gateway_c only once checkout completes). */
     createdEventRecorded: p.boolean().default(false),
-    requestHash: p.string().length(64),
-    pendingRequestSealed: p.text().nullable(),
-    registrationLeaseUntil: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });
+
+/** The moves a status may make; anything else the gateway reports is ignored. */
+const ALLOWED: Record<SubscriptionStatus, readonly SubscriptionStatus[]> = {
+  trialing: ['active', 'past_due', 'canceled'],
+  active: ['past_due', 'canceled'],
+  past_due: ['active', 'canceled'],
+  canceled: [],
+};
+
+/** The event a status records when a subscription reaches it. */
+const EVENT_OF: Record<SubscriptionStatus, SubscriptionEventType | null> = {
+  trialing: null,
+  // Leaving a trial or recovering from past_due has no event of its own; renewals are reported by charges.
+  active: null,
+  past_due: 'subscription.past_due',
+  canceled: 'subscription.canceled',
+};
+
+export function nextSubscriptionStatus(current: SubscriptionStatus, reported: SubscriptionStatus, reportedIsKnown = true): SubscriptionStatus | null {
+  if (!reportedIsKnown || reported === current) return null;
+  return ALLOWED[current].includes(reported) ? reported : null;
+}
+
+export const subscriptionEventType = (status: SubscriptionStatus): SubscriptionEventType | null => EVENT_OF[status];
+
+/** A subscription starts `trialing` when it has trial days, else `active`. */
+export const initialSubscriptionStatus = (trialDays: number): SubscriptionStatus => (trialDays > 0 ? 'trialing' : 'active');
 
 const dateOrNull = (value: string | null): Date | null => (value ? new Date(value) : null);
 
@@ -82,7 +94,7 @@ export class Subscription extends SubscriptionSchema.class {
     };
   }
 
-  private event(type: string): DomainEvent {
+  private event(type: SubscriptionEventType): DomainEvent {
     return { type, resourceId: this.id, environmentId: this.environment.id, data: this.eventData() };
   }
 
@@ -91,6 +103,15 @@ export class Subscription extends SubscriptionSchema.class {
     if (snapshot.nextBillingAt) this.nextBillingAt = new Date(snapshot.nextBillingAt);
     if (snapshot.trialEndsAt) this.trialEndsAt = new Date(snapshot.trialEndsAt);
     this.gatewayStatus = snapshot.rawStatus.slice(0, 64);
+  }
+
+  /** Moves to `next` when the transition table allows it, with the event of the new status. */
+  private moveTo(next: SubscriptionStatus, canceledAt: string | null = null): DomainEvent[] {
+    if (!nextSubscriptionStatus(this.status as SubscriptionStatus, next)) return [];
+    this.status = next;
+    if (next === 'canceled') this.canceledAt = dateOrNull(canceledAt) ?? new Date();
+    const type = subscriptionEventType(next);
+    return type ? [this.event(type)] : [];
   }
 
   /** The gateway accepted the create. `subscription.created` waits for a real subscription (gateway_c checkout). */
@@ -119,25 +140,21 @@ export class Subscription extends SubscriptionSchema.class {
     return [this.event('subscription.created')];
   }
 
-  /** Applies the gateway's view: cancel-at-period-end, dates, and a forward-only status. */
+  /** Applies the gateway's view: cancel-at-period-end, dates, and a status the transition table allows. */
   applyGatewaySnapshot(snapshot: SubscriptionSnapshot): DomainEvent[] {
     if (this.status === 'canceled') return [];
     this.takeDetails(snapshot);
     if (snapshot.cancelAtPeriodEnd) this.cancelAtPeriodEnd = true;
-    const next = nextSubscriptionStatus(this.status as SubscriptionStatus, snapshot.status, snapshot.statusKnown);
-    if (!next) return [];
-    this.status = next;
-    if (next === 'canceled') this.canceledAt = dateOrNull(snapshot.canceledAt) ?? new Date();
-    const type = subscriptionEventType(next);
-    return type ? [this.event(type)] : [];
+    if (!snapshot.statusKnown) return [];
+    return this.moveTo(snapshot.status, snapshot.canceledAt);
   }
 
-  /** A recurring charge was paid: the period moves on and a past-due subscription recovers. */
+  /** A recurring charge was paid: the period moves on and a trialing or past-due subscription becomes active. */
   chargePaid(nextBillingAt: string | null): DomainEvent[] {
     if (this.status === 'canceled') return [];
     if (nextBillingAt) this.nextBillingAt = new Date(nextBillingAt);
-    if (this.status === 'past_due' || this.status === 'trialing') this.status = 'active';
-    return [this.event('subscription.renewed')];
+    // Becoming active records no event of its own (EVENT_OF): the renewal is the event.
+    return [...this.moveTo('active'), this.event('subscription.renewed')];
   }
 
   /** A charge attempt failed; the gateway may still retry before declaring past_due. */

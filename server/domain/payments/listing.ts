@@ -1,12 +1,12 @@
 /** The dashboard's payments: a filtered, cursor-paginated list and one payment with its timeline. */
 import type { FilterQuery } from '@mikro-orm/core';
 import type { GatewayName, PaymentMethod, PaymentStatus } from '../../contract/enums';
-import { Payment } from '../../db/entities';
+import { Payment } from './payment';
 import type { EntityManager } from '../../db/orm';
-import { paymentBody } from '../payments/view';
-import { pageOf } from './cursor';
-import { afterCursor, createdBetween, createdPosition, NEWEST_FIRST, searchCondition, type CreatedRange } from './filters';
-import { timelineOf } from './timeline';
+import { paymentBody } from './view';
+import { pageOf } from '../listing/cursor';
+import { afterCursor, createdBetween, createdPosition, NEWEST_FIRST, searchCondition, type CreatedRange } from '../listing/filters';
+import { timelineOf } from '../listing/timeline';
 
 export interface PaymentFilter extends CreatedRange {
   environmentId: string;

@@ -3,11 +3,11 @@
  * schema the committed migrations produce, on a throwaway in-memory database.
  * Usage: npm run db:migration:create -- <name>
  */
-import '../runtime/require-node';
+import './require-node';
 import { MikroORM } from '@mikro-orm/pglite';
 import { Migrator } from '@mikro-orm/migrations';
-import { ENTITIES } from './entities';
-import { MIGRATIONS } from './migrations';
+import { ENTITIES } from '../domain/entities';
+import { MIGRATIONS } from '../db/migrations';
 
 const name = process.argv[2];
 if (!name || !/^[a-z0-9-]+$/.test(name)) {

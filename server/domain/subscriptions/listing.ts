@@ -1,13 +1,14 @@
 /** The dashboard's subscriptions: a filtered, cursor-paginated list and one subscription with its timeline and charges. */
 import type { FilterQuery } from '@mikro-orm/core';
 import type { GatewayName, SubscriptionStatus } from '../../contract/enums';
-import { Payment, Subscription } from '../../db/entities';
+import { Payment } from '../payments/payment';
+import { Subscription } from './subscription';
 import type { EntityManager } from '../../db/orm';
-import { subscriptionBody } from '../subscriptions/view';
-import { pageOf } from './cursor';
-import { afterCursor, createdBetween, createdPosition, NEWEST_FIRST, searchCondition, type CreatedRange } from './filters';
-import { paymentRow } from './payments';
-import { timelineOf } from './timeline';
+import { subscriptionBody } from './view';
+import { pageOf } from '../listing/cursor';
+import { afterCursor, createdBetween, createdPosition, NEWEST_FIRST, searchCondition, type CreatedRange } from '../listing/filters';
+import { paymentRow } from '../payments/listing';
+import { timelineOf } from '../listing/timeline';
 
 export interface SubscriptionFilter extends CreatedRange {
   environmentId: string;

@@ -1,4 +1,4 @@
-import { Subscription } from '../../db/entities';
+import { Subscription } from './subscription';
 import { oneRowBy } from '../../db/one-row';
 import type { EntityManager } from '../../db/orm';
 import { isWellFormedId } from '../ids';
