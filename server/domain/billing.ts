@@ -10,6 +10,7 @@ import type { Organization } from '../db/entities';
 import type { EntityManager } from '../db/orm';
 import { admit, transactionsUsed, usagePeriod, type QuotaAdmission } from './quota';
 import { raises } from './raises';
+import type { CompanionInsert } from './registration/commit';
 
 export const BILLING_GATE = raises(['billing_inactive', 'billing_past_due', 'billing_incomplete', 'billing_canceled', 'billing_expired']);
 
@@ -62,12 +63,10 @@ export async function reserveTransaction(
 
 /**
  * Counts one payment in the month it was created (the month its admission
- * was counted in), inside the transaction that registers it: an insert of its
- * own row, no shared row to lock.
+ * was counted in), in the statement that registers it (registration/commit.ts):
+ * an insert of its own row, no shared row to lock.
  */
-export async function countTransaction(tx: EntityManager, organizationId: string, payment: { id: string; createdAt: Date }): Promise<void> {
-  await tx.execute(
-    `insert into transaction_usage (payment_id, organization_id, period, created_at) values (?, ?, ?, ?) on conflict (payment_id) do nothing`,
-    [payment.id, organizationId, usagePeriod(payment.createdAt), new Date()],
-  );
-}
+export const transactionUsageInsert = (organizationId: string, payment: { createdAt: Date }): CompanionInsert => ({
+  sql: `insert into transaction_usage (payment_id, organization_id, period, created_at) select id, ?, ?, ?::timestamptz from registered on conflict (payment_id) do nothing`,
+  params: [organizationId, usagePeriod(payment.createdAt), new Date()],
+});

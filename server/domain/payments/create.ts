@@ -1,98 +1,97 @@
 /**
- * POST /v1/payments: checks billing, quota and routing once for a new
- * externalId, then creates the payment exactly once (registration/create-once.ts).
- * The quota admits the create with one conditional increment (domain/quota.ts);
- * the month's usage row is written in the same transaction that records the
- * gateway's acceptance.
+ * POST /v1/payments, top to bottom: a repeat answers the payment of its
+ * externalId; a new one is checked, admitted by the quota (domain/quota.ts),
+ * routed, inserted holding its registration lease, sent to its gateway and
+ * committed with its events and the month's usage (registration/). The
+ * quota's admission is released here when the payment will never exist.
  */
 import type { z } from 'zod';
 import type { CreatePaymentInput as CreatePaymentBody } from '../../contract/schemas/payment';
-import { Payment } from './payment';
-import type { CreatePaymentInput, PaymentSnapshot } from '../../gateways';
 import { isApiError } from '../../contract/errors';
-import { assertBillingActive, BILLING_GATE, countTransaction, reserveTransaction, TRANSACTION_QUOTA } from '../billing';
-import type { QuotaAdmission } from '../quota';
+import type { CreatePaymentInput, PaymentSnapshot } from '../../gateways';
+import { assertBillingActive, BILLING_GATE, reserveTransaction, TRANSACTION_QUOTA, transactionUsageInsert } from '../billing';
 import { gatewayCustomer, storedCustomer } from '../customer';
 import { GATEWAY_CALLS } from '../gateway-calls';
 import { assertPaymentFitsGateway, GATEWAY_REQUIREMENTS } from '../gateway-requirements';
 import { raises } from '../raises';
 import { assertReturnUrlAllowed, RETURN_URL } from '../return-url';
-import { CREATE_ONCE, createOnce, type Created, type RegistrationSteps } from '../registration/create-once';
+import { answerWinner, CREATE_ONCE, insertWithLease, registerAtGateway, replayExisting, type Created, type RegistrationSteps } from '../registration/create-once';
 import { gatewayIdempotencyKey, requestFingerprint } from '../registration/idempotency';
 import type { RequestContext } from '../request-context';
-import { paymentByExternalId } from './repository';
 import { ROUTE_NEW } from '../routing';
+import { Payment } from './payment';
+import { paymentByExternalId } from './repository';
 
 export type CreatePaymentRequest = z.output<typeof CreatePaymentBody>;
 
 export const CREATE_PAYMENT = raises([], RETURN_URL, BILLING_GATE, TRANSACTION_QUOTA, ROUTE_NEW, GATEWAY_REQUIREMENTS, CREATE_ONCE, GATEWAY_CALLS.createPayment);
 
+const registration = (organizationId: string): RegistrationSteps<Payment, CreatePaymentInput, PaymentSnapshot> => ({
+  entity: Payment,
+  byExternalId: paymentByExternalId,
+  call: (adapter, request) => adapter.createPayment(request),
+  register: (payment, snapshot) => payment.registerAtGateway(snapshot),
+  companions: (payment) => [transactionUsageInsert(organizationId, payment)],
+});
+
 export async function createPayment(context: RequestContext, request: CreatePaymentRequest): Promise<Created<Payment>> {
   const { em, services, principal } = context;
   const { environment, organization } = principal;
-  // Part of validating the request (400), so before billing (402).
+  // Validating the request (400) comes before billing (402).
   assertReturnUrlAllowed(environment.kind, request.returnUrl);
   assertBillingActive(organization);
-  const fingerprint = requestFingerprint(request);
+  const steps = registration(organization.id);
+  const create = { externalId: request.externalId, fingerprint: requestFingerprint(request) };
 
-  const steps: RegistrationSteps<Payment, CreatePaymentInput, PaymentSnapshot> = {
-    entity: Payment,
-    byExternalId: paymentByExternalId,
-    call: (adapter, gatewayRequest) => adapter.createPayment(gatewayRequest),
-    commit: async (locked, snapshot, tx) => {
-      await countTransaction(tx, organization.id, locked);
-      return locked.registerAtGateway(snapshot);
-    },
-  };
+  const replayed = await replayExisting(context, steps, create);
+  if (replayed) return replayed;
+
   // The payment's creation time is also the month its quota admission counts in.
   const at = services.now();
-  // Set by prepare (a new externalId of an organization with a quota): the admission this create holds.
-  let admission = null as QuotaAdmission | null;
+  const admission = await reserveTransaction(em, organization, {
+    environmentId: environment.id,
+    externalId: request.externalId,
+    at,
+    clock: services.now,
+    gatewayTotalMs: services.config.gatewayTimeouts.totalMs,
+  });
+  // A concurrent create of this externalId holds its claim: answer its payment.
+  if (admission === 'taken') return answerWinner(context, steps, create);
+
   try {
-    const created = await createOnce(context, {
-      steps,
-      externalId: request.externalId,
-      fingerprint,
-      prepare: async () => {
-        const decision = await reserveTransaction(em, organization, {
-          environmentId: environment.id,
-          externalId: request.externalId,
-          at,
-          clock: services.now,
-          gatewayTotalMs: services.config.gatewayTimeouts.totalMs,
-        });
-        if (decision === 'taken') return null;
-        admission = decision;
-        const route = await services.gateways.resolve(em, environment.id, request.method === 'pix' ? 'PIX' : 'CARD');
-        const installments = request.method === 'card' ? (request.card?.installments ?? 1) : undefined;
-        assertPaymentFitsGateway(route.gateway, { method: request.method, installments: installments ?? 1, phone: request.customer.phone });
-        const gatewayRequest: CreatePaymentInput = {
-          idempotencyKey: gatewayIdempotencyKey('payment', environment.id, request.externalId),
-          amount: request.amount,
-          method: request.method,
-          customer: gatewayCustomer(request.customer),
-          installments,
-          ...(request.returnUrl !== undefined ? { returnUrl: request.returnUrl } : {}),
-        };
-        const payment = em.create(Payment, {
-          environment,
-          externalId: request.externalId,
-          method: request.method,
-          gateway: route.gateway,
-          amount: request.amount,
-          currency: request.currency,
-          installments: installments ?? 1,
-          ...storedCustomer(request.customer),
-          metadata: request.metadata ?? null,
-          requestHash: fingerprint,
-          createdAt: at,
-        });
-        return { resource: payment, route, request: gatewayRequest };
+    const route = await services.gateways.resolve(em, environment.id, request.method === 'pix' ? 'PIX' : 'CARD');
+    const installments = request.method === 'card' ? (request.card?.installments ?? 1) : 1;
+    assertPaymentFitsGateway(route.gateway, { method: request.method, installments, phone: request.customer.phone });
+    const gatewayRequest: CreatePaymentInput = {
+      idempotencyKey: gatewayIdempotencyKey('payment', environment.id, request.externalId),
+      amount: request.amount,
+      method: request.method,
+      customer: gatewayCustomer(request.customer),
+      installments: request.method === 'card' ? installments : undefined,
+      ...(request.returnUrl !== undefined ? { returnUrl: request.returnUrl } : {}),
+    };
+    const payment = em.create(
+      Payment,
+      {
+        environment,
+        externalId: request.externalId,
+        method: request.method,
+        gateway: route.gateway,
+        amount: request.amount,
+        currency: request.currency,
+        installments,
+        ...storedCustomer(request.customer),
+        metadata: request.metadata ?? null,
+        requestHash: create.fingerprint,
+        createdAt: at,
       },
-    });
+      // Written by insertWithLease's own statement, never by a flush of this unit of work.
+      { persist: false },
+    );
     // A create answered with an existing payment keeps its admission: it holds the claim of this externalId, and the
     // one payment of it is counted once, whichever create inserted it (domain/quota.ts).
-    return created;
+    if (!(await insertWithLease(context, Payment, payment, gatewayRequest))) return await answerWinner(context, steps, create);
+    return { resource: await registerAtGateway(context, steps, payment, route.adapter, gatewayRequest), replayed: false };
   } catch (error) {
     // Refused before the insert, or refused by the gateway (the row is deleted): this admission will never be registered.
     // A gateway_error or an unexpected failure leaves a row that a retry completes, so its admission stays counted.

@@ -1,6 +1,8 @@
 /**
- * POST /v1/subscriptions: card-only, routed by the SUBSCRIPTION rule, and
- * created exactly once per externalId like payments (registration/create-once.ts).
+ * POST /v1/subscriptions, top to bottom like a payment's create: a repeat
+ * answers the subscription of its externalId; a new one is checked, routed by
+ * the SUBSCRIPTION rule (card only), inserted holding its registration lease,
+ * sent to its gateway and committed with its events (registration/).
  */
 import type { z } from 'zod';
 import type { CreateSubscriptionInput as CreateSubscriptionBody } from '../../contract/schemas/subscription';
@@ -12,7 +14,7 @@ import { GATEWAY_CALLS } from '../gateway-calls';
 import { assertMatchesPlan, GATEWAY_REQUIREMENTS, subscriptionPlanFor } from '../gateway-requirements';
 import { raises } from '../raises';
 import { assertReturnUrlAllowed, RETURN_URL } from '../return-url';
-import { CREATE_ONCE, createOnce, type Created, type RegistrationSteps } from '../registration/create-once';
+import { answerWinner, CREATE_ONCE, insertWithLease, registerAtGateway, replayExisting, type Created, type RegistrationSteps } from '../registration/create-once';
 import { gatewayIdempotencyKey, requestFingerprint } from '../registration/idempotency';
 import type { RequestContext } from '../request-context';
 import { subscriptionByExternalId } from './repository';
@@ -27,51 +29,53 @@ const STEPS: RegistrationSteps<Subscription, CreateSubscriptionInput, Subscripti
   entity: Subscription,
   byExternalId: subscriptionByExternalId,
   call: (adapter, request) => adapter.createSubscription(request),
-  commit: (locked, snapshot) => locked.registerAtGateway(snapshot),
+  register: (subscription, snapshot) => subscription.registerAtGateway(snapshot),
 };
 
-export function createSubscription(context: RequestContext, request: CreateSubscriptionRequest): Promise<Created<Subscription>> {
+export async function createSubscription(context: RequestContext, request: CreateSubscriptionRequest): Promise<Created<Subscription>> {
   const { em, services, principal } = context;
   const { environment, organization } = principal;
-  // Part of validating the request (400), so before billing (402).
+  // Validating the request (400) comes before billing (402).
   assertReturnUrlAllowed(environment.kind, request.returnUrl);
   assertBillingActive(organization);
-  const fingerprint = requestFingerprint(request);
+  const create = { externalId: request.externalId, fingerprint: requestFingerprint(request) };
 
-  return createOnce(context, {
-    steps: STEPS,
-    externalId: request.externalId,
-    fingerprint,
-    prepare: async () => {
-      const route = await services.gateways.resolve(em, environment.id, 'SUBSCRIPTION');
-      const planId = subscriptionPlanFor(route.gateway, { phone: request.customer.phone, planId: request.gateway?.gateway_c?.planId });
-      if (planId) await assertMatchesPlan(route.adapter, planId, request);
-      const gatewayRequest: CreateSubscriptionInput = {
-        idempotencyKey: gatewayIdempotencyKey('subscription', environment.id, request.externalId),
-        amount: request.amount,
-        interval: request.interval,
-        trialDays: request.trialDays,
-        customer: gatewayCustomer(request.customer),
-        planId,
-        ...(request.returnUrl !== undefined ? { returnUrl: request.returnUrl } : {}),
-      };
-      const now = services.now();
-      const subscription = em.create(Subscription, {
-        environment,
-        externalId: request.externalId,
-        gateway: route.gateway,
-        amount: request.amount,
-        currency: request.currency,
-        interval: request.interval,
-        trialDays: request.trialDays,
-        status: initialSubscriptionStatus(request.trialDays),
-        trialEndsAt: request.trialDays > 0 ? new Date(now.getTime() + request.trialDays * 86_400_000) : null,
-        planId,
-        ...storedCustomer(request.customer),
-        metadata: request.metadata ?? null,
-        requestHash: fingerprint,
-      });
-      return { resource: subscription, route, request: gatewayRequest };
+  const replayed = await replayExisting(context, STEPS, create);
+  if (replayed) return replayed;
+
+  const route = await services.gateways.resolve(em, environment.id, 'SUBSCRIPTION');
+  const planId = subscriptionPlanFor(route.gateway, { phone: request.customer.phone, planId: request.gateway?.gateway_c?.planId });
+  if (planId) await assertMatchesPlan(route.adapter, planId, request);
+  const gatewayRequest: CreateSubscriptionInput = {
+    idempotencyKey: gatewayIdempotencyKey('subscription', environment.id, request.externalId),
+    amount: request.amount,
+    interval: request.interval,
+    trialDays: request.trialDays,
+    customer: gatewayCustomer(request.customer),
+    planId,
+    ...(request.returnUrl !== undefined ? { returnUrl: request.returnUrl } : {}),
+  };
+  const now = services.now();
+  const subscription = em.create(
+    Subscription,
+    {
+      environment,
+      externalId: request.externalId,
+      gateway: route.gateway,
+      amount: request.amount,
+      currency: request.currency,
+      interval: request.interval,
+      trialDays: request.trialDays,
+      status: initialSubscriptionStatus(request.trialDays),
+      trialEndsAt: request.trialDays > 0 ? new Date(now.getTime() + request.trialDays * 86_400_000) : null,
+      planId,
+      ...storedCustomer(request.customer),
+      metadata: request.metadata ?? null,
+      requestHash: create.fingerprint,
     },
-  });
+    // Written by insertWithLease's own statement, never by a flush of this unit of work.
+    { persist: false },
+  );
+  if (!(await insertWithLease(context, Subscription, subscription, gatewayRequest))) return answerWinner(context, STEPS, create);
+  return { resource: await registerAtGateway(context, STEPS, subscription, route.adapter, gatewayRequest), replayed: false };
 }

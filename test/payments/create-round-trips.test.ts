@@ -1,0 +1,69 @@
+/**
+ * A new create is a fixed, short conversation with PostgreSQL: the service
+ * talks to the database through a relay that counts round trips (one wait
+ * for the server each), so a change that adds a query to the create path
+ * fails here with the statements it sent. PostgreSQL only: the embedded
+ * database has no wire.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, validPayment } from '../support/http';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../support/database';
+import { startSandbox, type Sandbox } from '../support/gateways';
+import { startWireCounter, type WireCounter } from '../support/postgres-wire';
+import { startTestService, type TestService } from '../support/service';
+import { createTenant, type TestTenant } from '../support/tenant';
+
+/** The create's statements: the externalId's read, the quota's admission (when there is a quota), the insert with the lease, the registration. */
+const WITHOUT_QUOTA = 3;
+const WITH_QUOTA = 4;
+
+describe.skipIf(!onPostgres)('round trips to PostgreSQL', () => {
+  let database: TestDatabase;
+  let wire: WireCounter;
+  let service: TestService;
+  let tenant: TestTenant;
+  let sandbox: Sandbox;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    if (database.config.kind !== 'postgresql') throw new Error('PostgreSQL only');
+    const url = new URL(database.config.url);
+    wire = await startWireCounter({ host: url.hostname, port: Number(url.port || 5432) });
+    url.host = wire.address;
+    service = await startTestService({ database: { config: { kind: 'postgresql', url: url.toString() }, drop: async () => {} } });
+    tenant = await createTenant(service);
+    sandbox = await startSandbox(service, tenant.environmentId, { PIX: 'gateway_a' });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    await service?.stop();
+    await wire?.close();
+    await database?.drop();
+  });
+
+  const create = (externalId: string) => call(service.url, 'POST', '/v1/payments', { key: tenant.apiKey, body: validPayment({ method: 'PIX', externalId }) });
+
+  /** Round trips of one create, once the key and the route are cached by a first create. */
+  async function roundTripsOfNewCreate(): Promise<{ trips: number; statements: string[] }> {
+    expect((await create(`warm-${Date.now()}`)).status).toBe(201);
+    // The dispatcher fans the events out on its own connection: let it settle so only the create is counted.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    wire.reset();
+    const created = await create(`counted-${Date.now()}`);
+    expect(created.status).toBe(201);
+    const counted = { trips: wire.roundTrips(), statements: wire.statements() };
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return counted;
+  }
+
+  it(`a new create of an organization without a quota makes ${WITHOUT_QUOTA}`, async () => {
+    const { trips, statements } = await roundTripsOfNewCreate();
+    expect(trips, statements.join('\n')).toBe(WITHOUT_QUOTA);
+  });
+
+  it(`a new create of an organization with a monthly quota makes ${WITH_QUOTA}`, async () => {
+    await service.admin.organizations.setBilling({ organizationId: tenant.organizationId, monthlyTxLimit: 1_000 });
+    const { trips, statements } = await roundTripsOfNewCreate();
+    expect(trips, statements.join('\n')).toBe(WITH_QUOTA);
+  });
+});
