@@ -12,7 +12,7 @@ import { GATEWAY_NAMES } from '../contract/enums';
 import { Environment } from '../db/entities';
 import { Payment } from '../domain/payments/payment';
 import { Subscription } from '../domain/subscriptions/subscription';
-import { WEBHOOK_EVENT_TYPES } from '../domain/event-types';
+import { WEBHOOK_EVENT_TYPES } from '../contract/event-types';
 import { notFound, OperatorError } from '../domain/operator-errors';
 import { PAYMENT_OUTCOMES, runningSimulators, simulatePayment, simulateSubscription, simulatorOf, SUBSCRIPTION_OUTCOMES, triggerEvent } from '../domain/sandbox';
 import { faultSchema, SIM_OPERATIONS } from '../gateways/simulator/faults';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { EnvironmentKind } from '../contract/enums';
 import { ApiKey } from '../db/entities';
 import type { EntityManager } from '../db/orm';
-import { randomToken } from './ids';
+import { randomToken } from '../contract/ids';
 import { notFound } from './operator-errors';
 import type { RateLimitBucket } from './rate-limits';
 import { loadEnvironment } from './tenancy';

@@ -3,7 +3,7 @@
  * Its type is one of the contract's event types, so a transition cannot
  * record an event the contract does not list.
  */
-import type { WebhookEventType } from './event-types';
+import type { WebhookEventType } from '../contract/event-types';
 
 export type PaymentEventType = Extract<WebhookEventType, `payment.${string}`>;
 export type SubscriptionEventType = Extract<WebhookEventType, `subscription.${string}`>;

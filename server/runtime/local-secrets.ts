@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { randomToken } from '../domain/ids';
+import { randomToken } from '../contract/ids';
 import { ensurePrivateFolder } from './private-folder';
 
 export function readLocalSecret(dataDir: string, name: string): string | null {

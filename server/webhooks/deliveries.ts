@@ -5,8 +5,8 @@
  * filter again.
  */
 import type { FilterQuery } from '@mikro-orm/core';
-import type { WebhookDeliveryStatus } from '../domain/delivery-statuses';
-import { randomToken } from '../domain/ids';
+import type { WebhookDeliveryStatus } from '../contract/delivery-statuses';
+import { randomToken } from '../contract/ids';
 import { decodeCursor, pageOf } from '../domain/listing/cursor';
 import { notFound, OperatorError } from '../domain/operator-errors';
 import { WebhookAttempt, WebhookDelivery } from '../db/entities';

@@ -7,7 +7,7 @@
  * database, not anything in memory, decide which instance attempts what.
  * Attempts run in the background: nothing here ever waits inside an API request.
  */
-import { randomToken } from '../domain/ids';
+import { randomToken } from '../contract/ids';
 import type { Services } from '../services';
 import { attemptDelivery } from './attempt';
 import { claimNextDeliveries } from './claims';

@@ -4,7 +4,7 @@
  * the answers of create and rotate; it is kept sealed with the master key.
  */
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import type { WebhookEventType } from '../domain/event-types';
+import type { WebhookEventType } from '../contract/event-types';
 import { notFound, OperatorError } from '../domain/operator-errors';
 import { loadEnvironment } from '../domain/tenancy';
 import { WebhookEndpoint } from '../db/entities';

@@ -1,6 +1,7 @@
 /**
  * The shape of server/: no import circle anywhere, the domain and the
- * entities never reach up into the HTTP, API or webhook-delivery layers, and
+ * entities never reach up into the HTTP, API or webhook-delivery layers,
+ * storage (db/) never reaches into the domain's rules, and
  * the service's entry point does not load the sandbox simulators (they are
  * imported on demand when the embedded sandbox starts).
  */
@@ -32,6 +33,14 @@ describe('server/ layers', () => {
       /^(domain|db)\//.test(file) ? imports.filter((target) => /^(http|api|webhooks)\//.test(target)).map((target) => `${file} → ${target}`) : [],
     );
     expect(wrongWay).toEqual([]);
+  });
+
+  it('keeps db/ to storage: no entity or helper there imports domain/ (the aggregates own their rules)', async () => {
+    const result = await graph(SERVER);
+    const upward = Object.entries(result.obj()).flatMap(([file, imports]) =>
+      file.startsWith('db/') ? imports.filter((target) => target.startsWith('domain/')).map((target) => `${file} → ${target}`) : [],
+    );
+    expect(upward).toEqual([]);
   });
 
   it('keeps http/ to express glue: the procedures and their builders live in api/', async () => {

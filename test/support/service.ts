@@ -9,7 +9,7 @@ import { adminContext } from '../../server/admin/procedure';
 import { adminRouter } from '../../server/admin/router';
 import { createLogger } from '../../server/runtime/logger';
 import { startService, type RunningService } from '../../server/runtime/service';
-import { randomToken } from '../../server/domain/ids';
+import { randomToken } from '../../server/contract/ids';
 import type { HostResolver } from '../../server/outbound/resolver';
 import { createTestDatabase, type TestDatabase } from './database';
 

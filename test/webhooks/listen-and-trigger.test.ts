@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/src';
-import { WEBHOOK_EVENT_TYPES } from '../../server/domain/event-types';
+import { WEBHOOK_EVENT_TYPES } from '../../server/contract/event-types';
 import { cli } from '../support/cli';
 import { onPostgres } from '../support/database';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';

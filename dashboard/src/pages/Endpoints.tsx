@@ -9,7 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { CreateEndpointInput, UpdateEndpointInput } from '../../../server/admin/inputs/webhooks';
-import { WEBHOOK_EVENT_TYPES } from '../../../server/domain/event-types';
+import { WEBHOOK_EVENT_TYPES } from '../../../server/contract/event-types';
 import { api, type Outputs } from '../api/client';
 import { useCan } from '../api/session';
 import { SecretOnce } from '../parts/SecretOnce';

@@ -8,7 +8,7 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { request } from 'undici';
-import { newId } from '../../domain/ids';
+import { newId } from '../../contract/ids';
 import { LISTEN_PATH, LISTEN_READY, LISTEN_WEBHOOK, type ListenReady } from '../../webhooks/listen-protocol';
 import { newSigningSecret, signatureHeader } from '../../webhooks/signature';
 import { deliveryHeaders } from '../../webhooks/transport';

@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { TEXT_LIMITS } from '../../contract/limits';
 import { Description, RecordId, text } from '../../contract/schemas/text';
-import { WEBHOOK_DELIVERY_STATUSES } from '../../domain/delivery-statuses';
-import { WEBHOOK_EVENT_TYPES } from '../../domain/event-types';
+import { WEBHOOK_DELIVERY_STATUSES } from '../../contract/delivery-statuses';
+import { WEBHOOK_EVENT_TYPES } from '../../contract/event-types';
 import { Cursor, Instant, RANGE_ORDER, rangeInOrder } from './listing';
 
 /**

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ENVIRONMENT_KINDS } from '../../contract/enums';
-import { newId } from '../../domain/ids';
+import { newId } from '../../contract/ids';
 import { Project } from './project';
 
 export const EnvironmentSchema = defineEntity({

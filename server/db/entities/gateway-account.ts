@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { TEXT_LIMITS } from '../../contract/limits';
 import { GATEWAY_NAMES } from '../../contract/enums';
-import { randomToken } from '../../domain/ids';
+import { randomToken } from '../../contract/ids';
 import { Environment } from './environment';
 
 /** One gateway's configuration in one environment: where it is, whether it is on, and its sealed credentials. */

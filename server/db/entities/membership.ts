@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { MEMBER_ROLES } from '../../contract/people';
-import { newId } from '../../domain/ids';
+import { newId } from '../../contract/ids';
 import { Organization } from './organization';
 import { User } from './user';
 

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { TEXT_LIMITS } from '../../contract/limits';
 import { BILLING_STATUSES } from '../../contract/enums';
-import { newId } from '../../domain/ids';
+import { newId } from '../../contract/ids';
 
 export const OrganizationSchema = defineEntity({
   name: 'Organization',

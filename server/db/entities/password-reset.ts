@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { newId } from '../../domain/ids';
+import { newId } from '../../contract/ids';
 import { User } from './user';
 
 /**

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { TEXT_LIMITS } from '../../contract/limits';
-import { newId } from '../../domain/ids';
+import { newId } from '../../contract/ids';
 import { Organization } from './organization';
 
 export const ProjectSchema = defineEntity({

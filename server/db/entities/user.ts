@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { EMAIL_MAX } from '../../contract/people';
-import { newId } from '../../domain/ids';
+import { newId } from '../../contract/ids';
 
 /**
  * A person who logs in to the dashboard. The password is kept only as a

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { newId } from '../../domain/ids';
-import { WEBHOOK_DELIVERY_STATUSES } from '../../domain/delivery-statuses';
+import { newId } from '../../contract/ids';
+import { WEBHOOK_DELIVERY_STATUSES } from '../../contract/delivery-statuses';
 import { Environment } from './environment';
 import { OutboxEvent } from './outbox-event';
 import { WebhookEndpoint } from './webhook-endpoint';

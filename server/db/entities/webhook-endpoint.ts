@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { TEXT_LIMITS } from '../../contract/limits';
-import { randomToken } from '../../domain/ids';
+import { randomToken } from '../../contract/ids';
 import { Environment } from './environment';
 
 /**

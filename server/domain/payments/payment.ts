@@ -10,7 +10,7 @@ import { FINAL_PAYMENT_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES, type Payment
 import { ApiError } from '../../contract/errors';
 import type { PaymentSnapshot } from '../../gateways/adapter';
 import type { DomainEvent, PaymentEventType } from '../events';
-import { newId } from '../ids';
+import { newId } from '../../contract/ids';
 import { raises } from '../raises';
 import { registrationColumns } from '../registration/columns';
 

@@ -2,7 +2,7 @@ import { ApiError } from '../../contract/errors';
 import { Payment } from './payment';
 import { oneRowBy } from '../../db/one-row';
 import type { EntityManager } from '../../db/orm';
-import { isWellFormedId } from '../ids';
+import { isWellFormedId } from '../../contract/ids';
 import { FIND_BY_EXTERNAL_ID, FIND_IN_ENVIRONMENT, findByExternalId, findInEnvironment } from '../lookup';
 import { raises } from '../raises';
 

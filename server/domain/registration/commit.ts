@@ -17,7 +17,7 @@ import type { EntityManager } from '../../db/orm';
 import { OutboxEvent } from '../../db/entities';
 import type { Services } from '../../services';
 import type { DomainEvent } from '../events';
-import { newId } from '../ids';
+import { newId } from '../../contract/ids';
 import type { GatewayResource } from './columns';
 
 /** Another insert of the same statement, made only when the row is registered: `select … from registered` (the registered row's `id`). */

@@ -1,7 +1,7 @@
 import { Subscription } from './subscription';
 import { oneRowBy } from '../../db/one-row';
 import type { EntityManager } from '../../db/orm';
-import { isWellFormedId } from '../ids';
+import { isWellFormedId } from '../../contract/ids';
 import { raises } from '../raises';
 import { FIND_BY_EXTERNAL_ID, FIND_IN_ENVIRONMENT, findByExternalId, findInEnvironment } from '../lookup';
 

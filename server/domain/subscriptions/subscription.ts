@@ -10,7 +10,7 @@ import { TEXT_LIMITS } from '../../contract/limits';
 import { SUBSCRIPTION_INTERVALS, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../contract/enums';
 import type { SubscriptionSnapshot } from '../../gateways/adapter';
 import type { DomainEvent, SubscriptionEventType } from '../events';
-import { newId } from '../ids';
+import { newId } from '../../contract/ids';
 import { registrationColumns } from '../registration/columns';
 
 export const SubscriptionSchema = defineEntity({

@@ -4,7 +4,7 @@
  */
 import { OutboxEvent } from '../../../server/db/entities';
 import { recordEvents } from '../../../server/domain/outbox';
-import { randomToken } from '../../../server/domain/ids';
+import { randomToken } from '../../../server/contract/ids';
 import type { PaymentEventType } from '../../../server/domain/events';
 import type { WebhookTestService } from './service';
 
