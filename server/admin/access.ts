@@ -17,7 +17,7 @@
  */
 import { Environment, Organization, Project } from '../db/entities';
 import type { EntityManager } from '../db/orm';
-import { notFound, OperatorError } from '../domain/operator-errors';
+import { notFound, operatorRefusal, Refusal } from '../domain/refusal';
 import { MEMBER_ROLES, type MemberRole } from '../contract/people';
 
 export { MEMBER_ROLES, type MemberRole };
@@ -41,18 +41,18 @@ const NEEDED: Record<Need, MemberRole> = { read: 'viewer', develop: 'developer',
  * the error the caller would raise if the record did not exist: it is what a
  * non-member gets.
  */
-export function authorize(actor: Actor, organizationId: string, need: Need, missing: OperatorError): void {
+export function authorize(actor: Actor, organizationId: string, need: Need, missing: Refusal): void {
   if (actor.kind === 'operator') return;
   const role = actor.roles.get(organizationId);
   if (!role) throw missing;
   if (RANK[role] < RANK[NEEDED[need]]) {
-    throw new OperatorError('forbidden', `Your role in this organization (${role}) cannot do this; it needs ${NEEDED[need]} or above.`);
+    throw operatorRefusal('forbidden', `Your role in this organization (${role}) cannot do this; it needs ${NEEDED[need]} or above.`);
   }
 }
 
 /** For what only a platform operator does: organizations, billing state and quotas. */
 export function requireOperator(actor: Actor): void {
-  if (actor.kind !== 'operator') throw new OperatorError('forbidden', 'Only a platform operator can do this.');
+  if (actor.kind !== 'operator') throw operatorRefusal('forbidden', 'Only a platform operator can do this.');
 }
 
 /** The organizations whose data the actor sees: null means all of them (an operator). */
@@ -95,7 +95,7 @@ export async function environmentAccess(ctx: Scoped, environmentId: string, need
  * account, a payment…): the caller loads it, then asks with the record's
  * environment and the error its absence would raise.
  */
-export async function recordAccess(ctx: Scoped, environmentId: string, need: Need, missing: OperatorError): Promise<void> {
+export async function recordAccess(ctx: Scoped, environmentId: string, need: Need, missing: Refusal): Promise<void> {
   const environment = await ctx.em.findOne(Environment, { id: environmentId }, { populate: ['project'] });
   if (!environment) throw missing;
   authorize(ctx.actor, organizationOf(environment), need, missing);

@@ -1,7 +1,7 @@
 /** API keys of an environment: developers create, revoke and limit them; every member sees them (never their secrets). */
 import { ApiKey } from '../db/entities';
 import { createApiKey, listApiKeys, revokeApiKey, setApiKeyRateLimits } from '../domain/api-keys';
-import { notFound } from '../domain/operator-errors';
+import { notFound } from '../domain/refusal';
 import { environmentAccess, recordAccess } from './access';
 import { CreateApiKeyInput, ListApiKeysInput, RevokeApiKeyInput, SetRateLimitsInput } from './inputs/keys';
 import { adminProcedure, adminT as t, type AdminContext } from './procedure';

@@ -3,7 +3,7 @@
  * `acceptInvitation` answer without a session (admin/http.ts lets them
  * through); the others act on the caller's own sessions only.
  */
-import { OperatorError } from '../domain/operator-errors';
+import { operatorRefusal } from '../domain/refusal';
 import { acceptInvitation, describeInvitation } from '../domain/people/invitations';
 import { createPasswordReset, passwordResetMail, passwordResetUrl, resetPassword } from '../domain/people/password-resets';
 import { listSessions, openSession, revokeSession, SESSION_ABSOLUTE_MS, sessionAnswer } from '../domain/people/sessions';
@@ -14,13 +14,13 @@ import { AcceptInvitationInput, ChangePasswordInput, InvitationTokenInput, Login
 import { adminProcedure, adminT as t, type AdminContext, type WebCaller } from './procedure';
 
 function browser(ctx: AdminContext): WebCaller {
-  if (!ctx.web) throw new OperatorError('invalid', 'Logging in needs a browser: call this over HTTP.');
+  if (!ctx.web) throw operatorRefusal('invalid', 'Logging in needs a browser: call this over HTTP.');
   return ctx.web;
 }
 
 function signedIn(ctx: AdminContext): NonNullable<WebCaller['session']> {
   const session = ctx.web?.session;
-  if (!session) throw new OperatorError('invalid', 'Sessions belong to dashboard users; the admin token has none.');
+  if (!session) throw operatorRefusal('invalid', 'Sessions belong to dashboard users; the admin token has none.');
   return session;
 }
 
@@ -111,7 +111,7 @@ export const authRouter = t.router({
     const web = browser(ctx);
     const email = normalizeEmail(input.email);
     const wait = await ctx.services.loginThrottle.attempt({ email: `reset:${email}`, address: web.address, device: null });
-    if (wait > 0) throw new OperatorError('rate_limited', `Too many reset requests; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
+    if (wait > 0) throw operatorRefusal('rate_limited', `Too many reset requests; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
     const { services } = ctx;
     const em = ctx.em.fork();
     void (async () => {

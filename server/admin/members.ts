@@ -6,7 +6,7 @@ import { createInvitation, invitationMail, invitationUrl, invitationView, revoke
 import { addMember, listMembers, removeMember, setMemberRole } from '../domain/people/members';
 import { createUser, listUsers, normalizeEmail, setUserDisabled, userView } from '../domain/people/users';
 import { Invitation, User } from '../db/entities';
-import { notFound } from '../domain/operator-errors';
+import { notFound } from '../domain/refusal';
 import { organizationAccess, requireOperator } from './access';
 import { AddMemberInput, CreateUserInput, InviteMemberInput, OrganizationRef, RemoveMemberInput, RevokeInvitationInput, SetMemberRoleInput, SetUserDisabledInput } from './inputs/people';
 import { adminProcedure, adminT as t } from './procedure';

@@ -1,7 +1,7 @@
 /** The dashboard's payments of an environment: filtered, cursor-paginated list, and one payment with its events and their deliveries. */
 import { Payment } from '../domain/payments/payment';
 import { listPayments, paymentDetail } from '../domain/payments/listing';
-import { notFound } from '../domain/operator-errors';
+import { notFound } from '../domain/refusal';
 import { environmentAccess, recordAccess } from './access';
 import { PaymentGetInput, PaymentListInput } from './inputs/listing';
 import { adminProcedure, adminT as t } from './procedure';

@@ -4,14 +4,15 @@
  * dashboard session (checked in admin/http.ts); in-process callers such as
  * the demo seed call it directly. The procedures
  * only validate input and delegate to use cases in domain/ (and webhooks/ for
- * outbound deliveries); a refused action comes back as an OperatorError.
+ * outbound deliveries); a refused action comes back as a domain Refusal,
+ * which admin/operator-answers.ts translates.
  */
-import { initTRPC, TRPCError } from '@trpc/server';
+import { initTRPC } from '@trpc/server';
 import type { Logger } from 'pino';
 import type { EntityManager } from '../db/orm';
-import { OperatorError, type OperatorRefusal } from '../domain/operator-errors';
 import type { Services } from '../services';
 import { OPERATOR, type Actor } from './access';
+import { asTrpcError } from './operator-answers';
 
 /** What a call over HTTP knows of the browser: its session, and how to set or clear the session cookie. */
 export interface WebCaller {
@@ -47,27 +48,15 @@ export const adminContext = (services: Services, log: Logger = services.log, act
 
 export const adminT = initTRPC.context<AdminContext>().create();
 
-const TRPC_CODE: Record<OperatorRefusal, TRPCError['code']> = {
-  not_found: 'NOT_FOUND',
-  conflict: 'CONFLICT',
-  invalid: 'BAD_REQUEST',
-  unavailable: 'PRECONDITION_FAILED',
-  forbidden: 'FORBIDDEN',
-  unauthorized: 'UNAUTHORIZED',
-  rate_limited: 'TOO_MANY_REQUESTS',
-};
-
 /** Mutations that change nothing an API key's cache holds (people, their sessions and roles): no epoch bump. */
 const KEY_NEUTRAL = /^(auth|members|users)\./;
 
-const refusals = adminT.middleware(async ({ ctx, type, path, next }) => {
+const keyEpochAndRefusals = adminT.middleware(async ({ ctx, type, path, next }) => {
   const result = await next();
   // Every node drops what it cached about keys and their tenancy before the operator hears the change is done.
   if (result.ok && type === 'mutation' && !KEY_NEUTRAL.test(path)) await ctx.services.apiKeys.epoch.bump();
-  if (!result.ok && result.error.cause instanceof OperatorError) {
-    throw new TRPCError({ code: TRPC_CODE[result.error.cause.refusal], message: result.error.cause.message, cause: result.error.cause });
-  }
+  if (!result.ok) throw asTrpcError(result.error);
   return result;
 });
 
-export const adminProcedure = adminT.procedure.use(refusals);
+export const adminProcedure = adminT.procedure.use(keyEpochAndRefusals);

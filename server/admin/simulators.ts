@@ -13,7 +13,7 @@ import { Environment } from '../db/entities';
 import { Payment } from '../domain/payments/payment';
 import { Subscription } from '../domain/subscriptions/subscription';
 import { WEBHOOK_EVENT_TYPES } from '../contract/event-types';
-import { notFound, OperatorError } from '../domain/operator-errors';
+import { notFound, operatorRefusal } from '../domain/refusal';
 import { PAYMENT_OUTCOMES, runningSimulators, simulatePayment, simulateSubscription, simulatorOf, SUBSCRIPTION_OUTCOMES, triggerEvent } from '../domain/sandbox';
 import { faultSchema, SIM_OPERATIONS } from '../gateways/simulator/faults';
 import { environmentAccess, recordAccess, requireOperator } from './access';
@@ -23,7 +23,7 @@ import { adminProcedure, adminT as t, type AdminContext } from './procedure';
 async function sandboxRecordAccess(ctx: AdminContext, environmentId: string, what: string, id: string): Promise<void> {
   await recordAccess(ctx, environmentId, 'develop', notFound(what, id));
   const environment = await ctx.em.findOneOrFail(Environment, { id: environmentId });
-  if (environment.kind !== 'sandbox') throw new OperatorError('invalid', `${what} ${id} is in a production environment; simulators act on sandbox ones only.`);
+  if (environment.kind !== 'sandbox') throw operatorRefusal('invalid', `${what} ${id} is in a production environment; simulators act on sandbox ones only.`);
 }
 
 export const simulatorsRouter = t.router({
@@ -70,7 +70,7 @@ export const simulatorsRouter = t.router({
     .input(z.strictObject({ eventType: z.enum(WEBHOOK_EVENT_TYPES), environmentId: RecordId.optional() }))
     .mutation(async ({ ctx, input }) => {
       if (input.environmentId) await environmentAccess(ctx, input.environmentId, 'develop');
-      else if (ctx.actor.kind !== 'operator') throw new OperatorError('invalid', 'Name the sandbox environment to trigger the event in (environmentId).');
+      else if (ctx.actor.kind !== 'operator') throw operatorRefusal('invalid', 'Name the sandbox environment to trigger the event in (environmentId).');
       return triggerEvent(ctx.em, ctx.services, input);
     }),
 

@@ -1,7 +1,7 @@
 /** The dashboard's subscriptions of an environment: filtered, cursor-paginated list, and one with its events, deliveries and charges. */
 import { Subscription } from '../domain/subscriptions/subscription';
 import { listSubscriptions, subscriptionDetail } from '../domain/subscriptions/listing';
-import { notFound } from '../domain/operator-errors';
+import { notFound } from '../domain/refusal';
 import { environmentAccess, recordAccess } from './access';
 import { SubscriptionGetInput, SubscriptionListInput } from './inputs/listing';
 import { adminProcedure, adminT as t } from './procedure';

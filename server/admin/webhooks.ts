@@ -7,7 +7,7 @@
  */
 import { getDelivery, deliveryEnvironmentId, listDeliveries, resendDelivery, resendFailed } from '../webhooks/deliveries';
 import { createEndpoint, listEndpoints, loadEndpoint, rotateEndpointSecret, updateEndpoint } from '../webhooks/endpoints';
-import { notFound } from '../domain/operator-errors';
+import { notFound } from '../domain/refusal';
 import { environmentAccess, projectAccess, recordAccess, visibleOrganizations, type Need } from './access';
 import {
   CreateEndpointInput,

@@ -1,7 +1,8 @@
 /**
  * The one error catalogue of the public contract.
- * Every error the service answers with is an ApiError built here; the HTTP
- * layer turns it into exactly `{ error, message?, ...extra }`.
+ * Every error /v1 answers with is an ApiError built here, at the HTTP edge
+ * (the domain refuses with domain/refusal.ts, the edge translates); it is
+ * written as exactly `{ error, message?, ...extra }`.
  */
 import type { GatewayName, PaymentMethod } from './enums';
 
@@ -11,7 +12,7 @@ export interface ValidationIssue {
 }
 
 /** Extra fields each code may carry (the OpenAPI document lists them per code). */
-interface ExtraFields {
+export interface ExtraFields {
   invalid_json: object;
   invalid_input: { issues: ValidationIssue[] };
   invalid_id: object;
@@ -115,3 +116,5 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
 
 export const isApiError = (value: unknown): value is ApiError =>
   value instanceof ApiError;
+
+export const isErrorCode = (value: string): value is ErrorCode => Object.hasOwn(ERROR_CATALOGUE, value);

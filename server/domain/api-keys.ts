@@ -10,7 +10,7 @@ import type { EnvironmentKind } from '../contract/enums';
 import { ApiKey } from '../db/entities';
 import type { EntityManager } from '../db/orm';
 import { randomToken } from '../contract/ids';
-import { notFound } from './operator-errors';
+import { notFound } from './refusal';
 import type { RateLimitBucket } from './rate-limits';
 import { loadEnvironment } from './tenancy';
 

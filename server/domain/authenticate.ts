@@ -14,7 +14,7 @@
  * node, as the start-up warning says) the epoch is per node: a change is seen
  * at once by the node that made it, and within one second by any other.
  */
-import { ApiError } from '../contract/errors';
+import { Refusal } from './refusal';
 import { ApiKey, Environment, Organization, Project } from '../db/entities';
 import type { EntityManager } from '../db/orm';
 import type { Principal } from './principal';
@@ -134,16 +134,16 @@ async function readKey(em: EntityManager, keyHash: string): Promise<KeyRows | nu
 }
 
 export async function authenticate(em: EntityManager, header: string | undefined, now: Date, cache: ApiKeyCache): Promise<Principal> {
-  if (!header) throw new ApiError('unauthorized', {}, 'Missing Authorization header; send "Authorization: Bearer <API key>".');
+  if (!header) throw new Refusal('unauthorized', {}, 'Missing Authorization header; send "Authorization: Bearer <API key>".');
   const match = BEARER.exec(header);
-  if (!match) throw new ApiError('unauthorized', {}, 'Malformed Authorization header; expected "Bearer <API key>" with a single space.');
+  if (!match) throw new Refusal('unauthorized', {}, 'Malformed Authorization header; expected "Bearer <API key>" with a single space.');
   const secret = match[1]!;
   const kind = kindOfApiKey(secret);
-  if (!kind) throw new ApiError('unauthorized', {}, 'Malformed API key; keys start with sk_test_ or sk_live_.');
+  if (!kind) throw new Refusal('unauthorized', {}, 'Malformed API key; keys start with sk_test_ or sk_live_.');
 
   const rows = await cache.lookup(em, hashApiKey(secret), now);
-  if (!rows || rows.environment.kind !== kind) throw new ApiError('unauthorized', {}, 'Unknown API key.');
-  if (rows.apiKey.revokedAt) throw new ApiError('unauthorized', {}, 'This API key has been revoked.');
+  if (!rows || rows.environment.kind !== kind) throw new Refusal('unauthorized', {}, 'Unknown API key.');
+  if (rows.apiKey.revokedAt) throw new Refusal('unauthorized', {}, 'This API key has been revoked.');
   await cache.touch(em, rows, now);
 
   return principalOf(em, rows);

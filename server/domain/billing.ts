@@ -5,7 +5,7 @@
  * quota.ts).
  */
 import type { BillingStatus } from '../contract/enums';
-import { ApiError } from '../contract/errors';
+import { Refusal } from './refusal';
 import type { Organization } from '../db/entities';
 import type { EntityManager } from '../db/orm';
 import { admit, transactionsUsed, usagePeriod, type QuotaAdmission } from './quota';
@@ -19,15 +19,15 @@ export function assertBillingActive(organization: Organization): void {
     case 'active':
       return;
     case 'inactive':
-      throw new ApiError('billing_inactive');
+      throw new Refusal('billing_inactive');
     case 'past_due':
-      throw new ApiError('billing_past_due');
+      throw new Refusal('billing_past_due');
     case 'incomplete':
-      throw new ApiError('billing_incomplete');
+      throw new Refusal('billing_incomplete');
     case 'canceled':
-      throw new ApiError('billing_canceled');
+      throw new Refusal('billing_canceled');
     case 'expired':
-      throw new ApiError('billing_expired');
+      throw new Refusal('billing_expired');
   }
 }
 
@@ -58,7 +58,7 @@ export async function reserveTransaction(
   const request = { organizationId: organization.id, period, limit, ...create, reconcileAfterMs: reconcileAfterMs(create.gatewayTotalMs) };
   const decision = await admit(em, request);
   if (decision !== 'refused') return decision;
-  throw new ApiError('billing_monthly_tx_limit_reached', { limit, used: await transactionsUsed(em, organization.id, period) });
+  throw new Refusal('billing_monthly_tx_limit_reached', { limit, used: await transactionsUsed(em, organization.id, period) });
 }
 
 /**

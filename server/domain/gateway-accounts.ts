@@ -10,7 +10,7 @@ import type { EntityManager } from '../db/orm';
 import { createGatewayAdapter, GatewayConfigError } from '../gateways';
 import { checkOutboundUrl, gatewayUrlPolicy, UrlRefused } from '../outbound/url-guard';
 import type { Services } from '../services';
-import { notFound, OperatorError } from './operator-errors';
+import { notFound, operatorRefusal } from './refusal';
 import { loadEnvironment } from './tenancy';
 
 /** Where a gateway sends its notifications for this account. */
@@ -52,12 +52,12 @@ export async function configureGateway(em: EntityManager, services: Services, in
     // Building an adapter validates the credentials' shape for that gateway.
     await createGatewayAdapter(input.gateway, { baseUrl: input.baseUrl, credentials: input.credentials }).close();
   } catch (error) {
-    if (error instanceof GatewayConfigError) throw new OperatorError('invalid', error.message);
+    if (error instanceof GatewayConfigError) throw operatorRefusal('invalid', error.message);
     throw error;
   }
   let account = await em.findOne(GatewayAccount, { environment, gateway: input.gateway });
   if (!options.mayChooseHost && account?.baseUrl !== input.baseUrl) {
-    throw new OperatorError('forbidden', `Only a platform operator sets where ${input.gateway} is reached in production: keep its base URL${account ? ` (${account.baseUrl})` : ''} and change the credentials only, or ask your platform operator.`);
+    throw operatorRefusal('forbidden', `Only a platform operator sets where ${input.gateway} is reached in production: keep its base URL${account ? ` (${account.baseUrl})` : ''} and change the credentials only, or ask your platform operator.`);
   }
   const sealed = services.secrets.sealJson(input.credentials);
   if (account) {
@@ -77,7 +77,7 @@ async function assertBaseUrlAllowed(services: Services, baseUrl: string): Promis
   try {
     await checkOutboundUrl(baseUrl, gatewayUrlPolicy(services.config), services.webhooks.resolveHost);
   } catch (error) {
-    if (error instanceof UrlRefused) throw new OperatorError('invalid', `baseUrl refused: ${error.message}.`);
+    if (error instanceof UrlRefused) throw operatorRefusal('invalid', `baseUrl refused: ${error.message}.`);
     throw error;
   }
 }

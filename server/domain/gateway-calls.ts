@@ -1,9 +1,14 @@
 /**
- * What a call through a gateway adapter can answer with, per operation. The
- * adapters raise these (server/gateways); the use cases that make the call
- * include them in their own declarations.
+ * Where the core hears a gateway. The gateway layer fails with its own
+ * GatewayFailure (refused / unavailable / unsupported); this file is the one
+ * place that says what each means to the merchant, and every adapter the
+ * routing hands out speaks through it. It also lists, per operation, what a
+ * call can answer with, for the use cases' declarations.
  */
+import type { GatewayAdapter } from '../gateways';
+import { GatewayFailure } from '../gateways';
 import { raises } from './raises';
+import { Refusal } from './refusal';
 
 export const GATEWAY_CALLS = {
   /** A 422-style refusal mapped onto the request, the method missing at that gateway, or the gateway failing. */
@@ -15,3 +20,41 @@ export const GATEWAY_CALLS = {
   getPlan: raises(['gateway_error']),
   cancelSubscription: raises(['gateway_error']),
 } as const;
+
+/** What a gateway failure is to the merchant. The failure stays as the cause, for the log. */
+export function refusalOf(failure: GatewayFailure): Refusal {
+  const refusal = translate(failure);
+  refusal.cause = failure;
+  return refusal;
+}
+
+function translate({ kind, provider, issues, unsupported }: GatewayFailure): Refusal {
+  if (kind === 'refused') return new Refusal('invalid_input', { issues: [...issues] });
+  if (kind === 'unsupported' && unsupported) {
+    return 'method' in unsupported
+      ? new Refusal('method_not_supported', { provider, method: unsupported.method })
+      : new Refusal('not_implemented', { action: unsupported.action, provider });
+  }
+  return new Refusal('gateway_error', { provider });
+}
+
+/** True when the gateway refused the request as asked: nothing of it exists there. */
+export const refusedByTheGateway = (error: unknown): boolean =>
+  error instanceof Refusal && error.cause instanceof GatewayFailure && error.cause.kind === 'refused';
+
+/** The adapter as the core uses it: every call's GatewayFailure becomes the merchant's refusal. */
+export function speakingThroughTheCore(adapter: GatewayAdapter): GatewayAdapter {
+  return new Proxy(adapter, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function' || key === 'close') return value;
+      return async (...args: unknown[]) => {
+        try {
+          return await (value as (...args: unknown[]) => Promise<unknown>).apply(target, args);
+        } catch (error) {
+          throw error instanceof GatewayFailure ? refusalOf(error) : error;
+        }
+      };
+    },
+  });
+}

@@ -5,21 +5,21 @@
  * gateway's refusal.
  */
 import type { GatewayName } from '../contract/enums';
-import { ApiError } from '../contract/errors';
+import { Refusal } from './refusal';
 import { gatewayCapabilities, type GatewayAdapter } from '../gateways';
 import { raises } from './raises';
 
 export const GATEWAY_REQUIREMENTS = raises(['invalid_input']);
 
 function requirePhone(gateway: GatewayName, phone: string | null | undefined, purpose: string): void {
-  if (!phone) throw new ApiError('invalid_input', { issues: [{ path: ['customer', 'phone'], message: `is required for ${purpose} on ${gateway}` }] });
+  if (!phone) throw new Refusal('invalid_input', { issues: [{ path: ['customer', 'phone'], message: `is required for ${purpose} on ${gateway}` }] });
 }
 
 export function assertPaymentFitsGateway(gateway: GatewayName, request: { method: string; installments: number; phone: string | null | undefined }): void {
   if (request.method !== 'card') return;
   const capabilities = gatewayCapabilities[gateway];
   if (request.installments > capabilities.maxInstallments) {
-    throw new ApiError('invalid_input', {
+    throw new Refusal('invalid_input', {
       issues: [{ path: ['card', 'installments'], message: `${gateway} allows at most ${capabilities.maxInstallments} installments` }],
     });
   }
@@ -32,7 +32,7 @@ export function subscriptionPlanFor(gateway: GatewayName, request: { phone: stri
   if (capabilities.phoneRequiredForSubscription) requirePhone(gateway, request.phone, 'subscriptions');
   if (!capabilities.planIdRequired) return null;
   if (!request.planId) {
-    throw new ApiError('invalid_input', { issues: [{ path: ['gateway', gateway, 'planId'], message: `is required when subscriptions route to ${gateway}` }] });
+    throw new Refusal('invalid_input', { issues: [{ path: ['gateway', gateway, 'planId'], message: `is required when subscriptions route to ${gateway}` }] });
   }
   return request.planId;
 }
@@ -47,7 +47,7 @@ export async function assertMatchesPlan(adapter: GatewayAdapter, planId: string,
   const plan = adapter.getPlan ? await adapter.getPlan(planId) : null;
   const gateway = adapter.name;
   if (!plan) {
-    throw new ApiError('invalid_input', { issues: [{ path: ['gateway', gateway, 'planId'], message: `${gateway} has no plan ${planId}` }] });
+    throw new Refusal('invalid_input', { issues: [{ path: ['gateway', gateway, 'planId'], message: `${gateway} has no plan ${planId}` }] });
   }
   const issues = [];
   if (plan.amount !== request.amount) {
@@ -56,5 +56,5 @@ export async function assertMatchesPlan(adapter: GatewayAdapter, planId: string,
   if (plan.interval !== request.interval) {
     issues.push({ path: ['interval'], message: `plan ${plan.planId} is ${plan.interval}; send that interval or choose another plan` });
   }
-  if (issues.length) throw new ApiError('invalid_input', { issues });
+  if (issues.length) throw new Refusal('invalid_input', { issues });
 }

@@ -1,5 +1,5 @@
 /** Reading one payment or subscription of the caller's environment, by id or by the merchant's externalId. */
-import { ApiError } from '../contract/errors';
+import { Refusal } from './refusal';
 import type { OneRowReader } from '../db/one-row';
 import type { EntityManager } from '../db/orm';
 import { raises } from './raises';
@@ -16,7 +16,7 @@ export async function findInEnvironment<T>(
   wellFormed = true,
 ): Promise<T> {
   const found = wellFormed ? await byIdInEnvironment(em, [id, environmentId]) : null;
-  if (!found) throw new ApiError('not_found', {}, `No ${noun} ${id} in this environment.`);
+  if (!found) throw new Refusal('not_found', {}, `No ${noun} ${id} in this environment.`);
   return found;
 }
 
@@ -30,8 +30,8 @@ export async function findByExternalId<T>(
   externalId: string | undefined,
   noun: string,
 ): Promise<T> {
-  if (!externalId) throw new ApiError('missing_query', {}, 'The externalId query parameter is required.');
+  if (!externalId) throw new Refusal('missing_query', {}, 'The externalId query parameter is required.');
   const found = await byExternalIdInEnvironment(em, [externalId, environmentId]);
-  if (!found) throw new ApiError('not_found', {}, `No ${noun} with this externalId in this environment.`);
+  if (!found) throw new Refusal('not_found', {}, `No ${noun} with this externalId in this environment.`);
   return found;
 }

@@ -5,7 +5,7 @@
  * send them to plain `http://` on the developer's own machine (a loopback host).
  */
 import type { EnvironmentKind } from '../contract/enums';
-import { ApiError } from '../contract/errors';
+import { Refusal } from './refusal';
 import { raises } from './raises';
 
 export const RETURN_URL = raises(['invalid_input']);
@@ -23,5 +23,5 @@ export function assertReturnUrlAllowed(environmentKind: EnvironmentKind, returnU
     environmentKind === 'sandbox'
       ? 'must be an https:// URL (http:// only for a loopback host such as localhost)'
       : 'must be an https:// URL in a production environment';
-  throw new ApiError('invalid_input', { issues: [{ path: ['returnUrl'], message }] });
+  throw new Refusal('invalid_input', { issues: [{ path: ['returnUrl'], message }] });
 }

@@ -5,9 +5,10 @@
  * process invalidate it at once; other nodes see them within CACHE_TTL_MS.
  */
 import type { GatewayName, PaymentMethod, RoutingMethod } from '../contract/enums';
-import { ApiError } from '../contract/errors';
+import { Refusal } from './refusal';
 import { GatewayAccount, RoutingRule } from '../db/entities';
 import type { EntityManager } from '../db/orm';
+import { speakingThroughTheCore } from './gateway-calls';
 import { createGatewayAdapter, gatewayCapabilities, type GatewayAdapter, type GatewayTransport } from '../gateways';
 import { raises } from './raises';
 import type { SecretBox } from './secret-box';
@@ -57,13 +58,13 @@ export class GatewayDirectory {
   async resolve(em: EntityManager, environmentId: string, method: RoutingMethod): Promise<Route> {
     const routing = await this.load(em, environmentId);
     const gateway = routing.rules.get(method);
-    if (!gateway) throw new ApiError('no_routing_rule', {}, `No gateway is configured for ${method} in this environment.`);
+    if (!gateway) throw new Refusal('no_routing_rule', {}, `No gateway is configured for ${method} in this environment.`);
     const account = routing.accounts.get(gateway);
-    if (!account) throw new ApiError('provider_not_configured', { provider: gateway });
-    if (!account.enabled) throw new ApiError('provider_disabled', { provider: gateway });
+    if (!account) throw new Refusal('provider_not_configured', { provider: gateway });
+    if (!account.enabled) throw new Refusal('provider_disabled', { provider: gateway });
     const paymentMethod = methodOfRoute(method);
     if (!gatewayCapabilities[gateway].methods.includes(paymentMethod)) {
-      throw new ApiError('method_not_supported', { provider: gateway, method: paymentMethod });
+      throw new Refusal('method_not_supported', { provider: gateway, method: paymentMethod });
     }
     return { gateway, accountId: account.id, adapter: this.adapterOf(account) };
   }
@@ -74,7 +75,7 @@ export class GatewayDirectory {
    */
   async forExisting(em: EntityManager, environmentId: string, gateway: GatewayName): Promise<Route> {
     const account = (await this.load(em, environmentId)).accounts.get(gateway);
-    if (!account) throw new ApiError('provider_not_configured', { provider: gateway });
+    if (!account) throw new Refusal('provider_not_configured', { provider: gateway });
     return { gateway, accountId: account.id, adapter: this.adapterOf(account) };
   }
 
@@ -115,11 +116,13 @@ export class GatewayDirectory {
     const cached = this.adapters.get(account.id);
     if (cached && cached.version === account.version) return cached.adapter;
     if (cached) void cached.adapter.close();
-    const adapter = createGatewayAdapter(account.gateway, {
-      baseUrl: account.baseUrl,
-      credentials: this.secrets.openJson(account.credentialsSealed),
-      ...this.transport,
-    });
+    const adapter = speakingThroughTheCore(
+      createGatewayAdapter(account.gateway, {
+        baseUrl: account.baseUrl,
+        credentials: this.secrets.openJson(account.credentialsSealed),
+        ...this.transport,
+      }),
+    );
     this.adapters.set(account.id, { version: account.version, adapter });
     return adapter;
   }

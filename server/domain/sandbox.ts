@@ -5,7 +5,7 @@
  * like a real gateway would.
  */
 import type { GatewayName } from '../contract/enums';
-import { isApiError } from '../contract/errors';
+import { isRefusal, operatorRefusal } from './refusal';
 import { CreatePaymentInput } from '../contract/schemas/payment';
 import { CreateSubscriptionInput } from '../contract/schemas/subscription';
 import { Environment, OutboxEvent } from '../db/entities';
@@ -16,7 +16,7 @@ import { isSimulatorRefusal, type GatewaySimulator } from '../gateways';
 import type { Services } from '../services';
 import type { WebhookEventType } from '../contract/event-types';
 import { randomToken } from '../contract/ids';
-import { notFound, OperatorError } from './operator-errors';
+import { notFound, Refusal } from './refusal';
 import { cancelPayment } from './payments/cancel';
 import { createPayment } from './payments/create';
 import { paymentBody } from './payments/view';
@@ -32,7 +32,7 @@ export type SubscriptionOutcome = (typeof SUBSCRIPTION_OUTCOMES)[number];
 
 export function simulatorOf(services: Services, gateway: GatewayName): GatewaySimulator {
   const simulator = services.simulators?.[gateway];
-  if (!simulator) throw new OperatorError('unavailable', `No simulator of ${gateway} runs in this service; only the embedded demo runs them.`);
+  if (!simulator) throw operatorRefusal('unavailable', `No simulator of ${gateway} runs in this service; only the embedded demo runs them.`);
   return simulator;
 }
 
@@ -49,7 +49,7 @@ async function refusedAsConflict(what: string, id: string, act: () => unknown): 
     await act();
   } catch (error) {
     if (isSimulatorRefusal(error) && error.status >= 400 && error.status < 500) {
-      throw new OperatorError('conflict', `${what} ${id} cannot do that now: the sandbox gateway says its ${error.message}.`);
+      throw operatorRefusal('conflict', `${what} ${id} cannot do that now: the sandbox gateway says its ${error.message}.`);
     }
     throw error;
   }
@@ -59,7 +59,7 @@ export async function simulatePayment(em: EntityManager, services: Services, pay
   const payment = await em.findOne(Payment, { id: paymentId });
   if (!payment) throw notFound('Payment', paymentId);
   const simulator = simulatorOf(services, payment.gateway);
-  if (!payment.gatewayRef) throw new OperatorError('unavailable', `Payment ${payment.id} is not registered at its gateway.`);
+  if (!payment.gatewayRef) throw operatorRefusal('unavailable', `Payment ${payment.id} is not registered at its gateway.`);
   const act = { pay: simulator.payPayment, decline: simulator.declinePayment, expire: simulator.expirePayment }[outcome];
   await refusedAsConflict('Payment', payment.id, () => act.call(simulator, payment.gatewayRef!));
   await simulator.flushWebhooks();
@@ -70,7 +70,7 @@ export async function simulateSubscription(em: EntityManager, services: Services
   const subscription = await em.findOne(Subscription, { id: subscriptionId });
   if (!subscription) throw notFound('Subscription', subscriptionId);
   const simulator = simulatorOf(services, subscription.gateway);
-  if (!subscription.gatewayRef) throw new OperatorError('unavailable', `Subscription ${subscription.id} is not registered at its gateway.`);
+  if (!subscription.gatewayRef) throw operatorRefusal('unavailable', `Subscription ${subscription.id} is not registered at its gateway.`);
   const ref = subscription.gatewayRef;
   const act = {
     'complete-checkout': () => simulator.completeCheckout(ref),
@@ -96,13 +96,13 @@ export async function sandboxEnvironment(em: EntityManager, environmentId?: stri
     const environment = await em.findOne(Environment, { id: environmentId }, { populate });
     if (!environment) throw notFound('Environment', environmentId);
     if (environment.kind !== 'sandbox') {
-      throw new OperatorError('invalid', `Environment ${environment.id} is a production environment; only sandbox environments can be listened to or triggered.`);
+      throw operatorRefusal('invalid', `Environment ${environment.id} is a production environment; only sandbox environments can be listened to or triggered.`);
     }
     return environment;
   }
   const sandboxes = await em.find(Environment, { kind: 'sandbox' }, { populate, limit: 2, orderBy: { createdAt: 'asc' } });
   if (sandboxes.length === 1) return sandboxes[0]!;
-  throw new OperatorError(
+  throw operatorRefusal(
     'invalid',
     sandboxes.length === 0 ? 'There is no sandbox environment; create one (env create --kind sandbox).' : 'There are several sandbox environments; name one with --env env_….',
   );
@@ -158,7 +158,7 @@ async function asOperator<T>(action: string, run: () => Promise<T>): Promise<T> 
   try {
     return await run();
   } catch (error) {
-    if (isApiError(error)) throw new OperatorError('unavailable', `${action}: ${error.code}: ${error.message}`);
+    if (isRefusal(error)) throw operatorRefusal('unavailable', `${action}: ${error.code}: ${error.message}`);
     throw error;
   }
 }
@@ -230,7 +230,7 @@ export async function triggerEvent(em: EntityManager, services: Services, input:
   );
   if (!events.some((event) => event.type === input.eventType)) {
     // The environment's routing or a fault at the simulator led elsewhere: say so rather than pretend.
-    throw new OperatorError('unavailable', `No ${input.eventType} was produced (${steps.map((step) => `${step.action} → ${step.status}`).join(', ')}); check the environment's routing and simulator faults.`);
+    throw operatorRefusal('unavailable', `No ${input.eventType} was produced (${steps.map((step) => `${step.action} → ${step.status}`).join(', ')}); check the environment's routing and simulator faults.`);
   }
   return {
     eventType: input.eventType,

@@ -7,7 +7,7 @@ import type { BillingStatus, EnvironmentKind } from '../contract/enums';
 import { Environment, Organization, Project } from '../db/entities';
 import type { EntityManager } from '../db/orm';
 import { forgetQuotaCounters, transactionsUsed, usagePeriod } from './quota';
-import { notFound, OperatorError } from './operator-errors';
+import { notFound, operatorRefusal } from './refusal';
 
 export const organizationView = (o: Organization) => ({
   id: o.id,
@@ -66,7 +66,7 @@ export async function createEnvironment(em: EntityManager, input: { projectId: s
   try {
     await em.flush();
   } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw new OperatorError('conflict', `Project ${project.id} already has a ${input.kind} environment.`);
+    if (error instanceof UniqueConstraintViolationException) throw operatorRefusal('conflict', `Project ${project.id} already has a ${input.kind} environment.`);
     throw error;
   }
   return { id: environment.id, projectId: project.id, kind: environment.kind };

@@ -183,7 +183,7 @@ export interface GatewayAdapter {
   readonly capabilities: GatewayCapabilities;
   createPayment(input: CreatePaymentInput): Promise<PaymentSnapshot>;
   getPayment(gatewayRef: string): Promise<PaymentSnapshot>;
-  /** Throws ApiError `not_implemented` when capabilities.paymentCancel is false. */
+  /** Fails `unsupported` (action cancel) when capabilities.paymentCancel is false. */
   cancelPayment(gatewayRef: string): Promise<PaymentSnapshot>;
   createSubscription(input: CreateSubscriptionInput): Promise<SubscriptionSnapshot>;
   getSubscription(gatewayRef: string): Promise<SubscriptionSnapshot>;
@@ -198,13 +198,13 @@ export interface GatewayAdapter {
    * Closes the checkout link of a subscription whose gatewayRef is still the
    * link (`pl_…`) so the customer can no longer complete it. Present where
    * subscriptions start as a checkout link (gateway_c); undefined elsewhere.
-   * Safe to repeat. Throws ApiError `gateway_error` when the ref is not a
+   * Safe to repeat. Fails `unavailable` when the ref is not a
    * subscription checkout link or the gateway fails.
    */
   deactivateSubscriptionCheckout?(checkoutRef: string): Promise<CheckoutDeactivation>;
   /**
    * Authenticates, then normalizes. Throws WebhookRejectedError when the
-   * request is not genuine or unreadable; may throw ApiError `gateway_error`
+   * request is not genuine or unreadable; may fail `unavailable`
    * when it must confirm the event by fetching (gateway_b). Unknown event
    * types give an empty list.
    */

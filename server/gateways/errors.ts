@@ -1,22 +1,55 @@
 /**
- * Errors of the gateway layer. Public messages stay generic: what went wrong
- * in detail goes to `cause` for logs, and never carries credentials or a full
- * tax document.
+ * Failures of the gateway layer. What went wrong in detail is for logs (the
+ * message and `cause`) and never carries credentials or a full tax document.
  */
-import type { GatewayName } from '../contract/enums';
-import { ApiError, type ValidationIssue } from '../contract/errors';
+import type { GatewayName, PaymentMethod } from '../contract/enums';
+import type { ValidationIssue } from '../contract/errors';
 
-/** 502 `gateway_error`: timeout, network failure, 5xx, unexpected 4xx, malformed answer. */
-export function gatewayError(provider: GatewayName, detail: string, cause?: unknown): ApiError<'gateway_error'> {
-  const error = new ApiError('gateway_error', { provider });
-  error.cause = cause === undefined ? new Error(`${provider}: ${detail}`) : new Error(`${provider}: ${detail}`, { cause });
-  return error;
+/**
+ * - `refused`: the gateway (or the adapter, before calling it) refused the
+ *   request as asked; nothing exists there. `issues` are mapped onto our
+ *   request's paths.
+ * - `unavailable`: timeout, network failure, 5xx, unexpected 4xx, an answer
+ *   that is not what the protocol says; retrying may work.
+ * - `unsupported`: the gateway has no such action or method at all.
+ */
+export type GatewayFailureKind = 'refused' | 'unavailable' | 'unsupported';
+
+type Unsupported = { action: 'cancel' } | { method: PaymentMethod };
+
+/**
+ * How a gateway call fails. The gateway layer speaks only of the gateway;
+ * the core (domain/gateway-calls.ts) translates a failure into what the
+ * merchant is told.
+ */
+export class GatewayFailure extends Error {
+  private constructor(
+    readonly kind: GatewayFailureKind,
+    readonly provider: GatewayName,
+    message: string,
+    readonly issues: readonly ValidationIssue[] = [],
+    readonly unsupported?: Unsupported,
+    cause?: unknown,
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'GatewayFailure';
+  }
+
+  static refused(provider: GatewayName, issues: ValidationIssue[]): GatewayFailure {
+    return new GatewayFailure('refused', provider, `${provider} refused the request`, issues);
+  }
+
+  /** `detail` is for logs: it never carries credentials or a full tax document. */
+  static unavailable(provider: GatewayName, detail: string, cause?: unknown): GatewayFailure {
+    return new GatewayFailure('unavailable', provider, `${provider}: ${detail}`, [], undefined, cause);
+  }
+
+  static unsupported(provider: GatewayName, what: Unsupported): GatewayFailure {
+    return new GatewayFailure('unsupported', provider, `${provider} does not support ${'action' in what ? what.action : what.method}`, [], what);
+  }
 }
 
-/** 400 `invalid_input` for a gateway's 422-style refusal, already mapped to our request paths. */
-export function gatewayValidationError(issues: ValidationIssue[]): ApiError<'invalid_input'> {
-  return new ApiError('invalid_input', { issues });
-}
+export const isGatewayFailure = (value: unknown): value is GatewayFailure => value instanceof GatewayFailure;
 
 export type WebhookRejection = 'missing_signature' | 'invalid_signature' | 'stale_timestamp' | 'malformed_payload';
 

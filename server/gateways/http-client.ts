@@ -6,7 +6,7 @@
  */
 import { Agent, request, type buildConnector } from 'undici';
 import type { GatewayName } from '../contract/enums';
-import { gatewayError } from './errors';
+import { GatewayFailure } from './errors';
 
 export interface GatewayTimeouts {
   /** TCP (and TLS) connect. */
@@ -80,13 +80,13 @@ export class GatewayHttpClient {
       status = response.statusCode;
       text = await response.body.text();
     } catch (error) {
-      throw gatewayError(this.provider, `${what} failed before a complete answer`, error);
+      throw GatewayFailure.unavailable(this.provider, `${what} failed before a complete answer`, error);
     }
     if (text.trim() === '') return { status, body: undefined };
     try {
       return { status, body: JSON.parse(text) as unknown };
     } catch {
-      throw gatewayError(this.provider, `${what} answered ${status} with a body that is not JSON`);
+      throw GatewayFailure.unavailable(this.provider, `${what} answered ${status} with a body that is not JSON`);
     }
   }
 

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { GatewayName } from '../contract/enums';
 import type { ValidationIssue } from '../contract/errors';
-import { gatewayError, gatewayValidationError } from './errors';
+import { GatewayFailure } from './errors';
 import type { GatewayResponse } from './http-client';
 
 /** A gateway field we can blame on the merchant's request, with our own wording (never the gateway's echo). */
@@ -28,13 +28,13 @@ export function expectAnswer<T>(
   if (response.status >= 200 && response.status < 300) {
     const parsed = schema.safeParse(response.body);
     if (parsed.success) return parsed.data;
-    throw gatewayError(provider, `${what} answered ${response.status} with an unexpected shape`);
+    throw GatewayFailure.unavailable(provider, `${what} answered ${response.status} with an unexpected shape`);
   }
   if (response.status === 422 && refusal) {
     const issues = mapRefusal(refusal.fields(response.body), refusal.map);
-    if (issues) throw gatewayValidationError(issues);
+    if (issues) throw GatewayFailure.refused(provider, issues);
   }
-  throw gatewayError(provider, `${what} answered ${response.status}`);
+  throw GatewayFailure.unavailable(provider, `${what} answered ${response.status}`);
 }
 
 /** null unless every refused field is one we can attribute to the request. */

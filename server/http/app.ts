@@ -6,14 +6,14 @@
 import express, { type ErrorRequestHandler } from 'express';
 import { createOpenApiExpressMiddleware } from 'trpc-to-openapi';
 import { stringify as toYaml } from 'yaml';
-import { adminHttpHandler } from '../admin/http';
+import { adminHttpHandler } from './internal-api';
 import { v1Router } from '../api/router';
 import { ApiError } from '../contract/errors';
 import { buildOpenApiDocument } from '../contract/openapi';
 import type { Services } from '../services';
 import { createContextFactory } from '../api/context';
 import { LISTEN_PATH } from '../webhooks/listen-protocol';
-import { webhookListenStream } from '../webhooks/listen-stream';
+import { webhookListenStream } from './listen-stream';
 import { contractErrorBodies } from './error-bodies';
 import { dashboardStatic } from './dashboard-static';
 import { docsPage } from './docs-page';

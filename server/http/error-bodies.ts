@@ -1,16 +1,36 @@
 /**
- * trpc-to-openapi always writes its own error body (`code`, Zod issues, the
- * error message); no option changes it. The adapter reports the error to
- * `onError` just before writing, so we record the contract error there and
- * swap the body on its way out. The status comes from `responseMeta`.
+ * tRPC's express adapter and trpc-to-openapi always write their own error
+ * envelope (`code`, Zod issues, the error message); no option changes it.
+ * Both report the error to `onError` just before writing, so each edge
+ * records its answer there and the envelope is swapped for it on its way
+ * out: the adapter's writes are dropped and the edge's body is sent when the
+ * adapter ends the response. This is the one place that does it.
  */
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 
-export const contractErrorBodies: RequestHandler = (req, res, next) => {
-  const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+export interface ErrorBody {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export function replaceErrorBody(res: Response, replacement: () => ErrorBody | undefined): void {
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.write = ((...args: unknown[]) => (replacement() ? true : write(...args))) as typeof res.write;
   res.end = ((...args: unknown[]) => {
-    if (req.apiError && typeof args[0] === 'string') args[0] = JSON.stringify(req.apiError.toBody());
-    return end(...args);
+    const reply = replacement();
+    if (!reply || res.headersSent) return end(...args);
+    res.statusCode = reply.status;
+    res.setHeader('content-type', 'application/json');
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+    res.removeHeader('content-length');
+    return end(reply.body);
   }) as typeof res.end;
+}
+
+/** /v1: the contract error recorded by `onError` (http/app.ts). */
+export const contractErrorBodies: RequestHandler = (req, res, next) => {
+  replaceErrorBody(res, () => (req.apiError ? { status: req.apiError.status, body: JSON.stringify(req.apiError.toBody()) } : undefined));
   next();
 };

@@ -1,12 +1,16 @@
 /**
- * Turns whatever a request failed with into the contract's ApiError
- * (`{error, message?, ...}` and nothing else): our own ApiErrors pass through, Zod input failures become
- * `invalid_input` with `{path, message}` issues, and anything unexpected
- * becomes a bare `internal_error` that leaks nothing.
+ * The /v1 error edge: turns whatever a request failed with into the
+ * contract's ApiError (`{error, message?, ...}` and nothing else), once. The
+ * domain's refusals keep their code, extra fields and message (the cause
+ * stays for the log); errors of the HTTP layer's own checks pass through;
+ * Zod input failures become `invalid_input` with `{path, message}` issues;
+ * anything unexpected, an operator-only refusal included, becomes a bare
+ * `internal_error` that leaks nothing.
  */
 import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
-import { ApiError, isApiError, type ValidationIssue } from '../contract/errors';
+import { ApiError, isApiError, isErrorCode, type ErrorCode, type ValidationIssue } from '../contract/errors';
+import { Refusal } from '../domain/refusal';
 
 export function issuesFromZod(error: ZodError): ValidationIssue[] {
   return error.issues.flatMap((issue) => {
@@ -30,11 +34,19 @@ export function toApiError(error: unknown): ApiError {
   return translated;
 }
 
+function fromRefusal(refusal: Refusal): ApiError {
+  if (!isErrorCode(refusal.code)) return new ApiError('internal_error');
+  const translated = new ApiError(refusal.code as ErrorCode, refusal.details as never, refusal.message);
+  translated.cause = refusal.cause;
+  return translated;
+}
+
 function translate(error: unknown): ApiError {
+  if (error instanceof Refusal) return fromRefusal(error);
   if (error instanceof ZodError) return new ApiError('invalid_input', { issues: issuesFromZod(error) });
   if (!(error instanceof TRPCError)) return new ApiError('internal_error');
   if (isApiError(error.cause)) return error.cause;
-  if (error.cause instanceof ZodError) return new ApiError('invalid_input', { issues: issuesFromZod(error.cause) });
+  if (error.cause instanceof Refusal || error.cause instanceof ZodError) return translate(error.cause);
   switch (error.code) {
     case 'NOT_FOUND':
       return new ApiError('not_found');

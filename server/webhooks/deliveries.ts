@@ -8,7 +8,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { WebhookDeliveryStatus } from '../contract/delivery-statuses';
 import { randomToken } from '../contract/ids';
 import { decodeCursor, pageOf } from '../domain/listing/cursor';
-import { notFound, OperatorError } from '../domain/operator-errors';
+import { notFound, operatorRefusal } from '../domain/refusal';
 import { WebhookAttempt, WebhookDelivery } from '../db/entities';
 import type { EntityManager } from '../db/orm';
 import type { Services } from '../services';
@@ -122,12 +122,12 @@ export async function resendDelivery(em: EntityManager, services: Services, deli
   const delivery = await em.findOne(WebhookDelivery, { id: deliveryId }, { populate: ['endpoint'] });
   if (!delivery) throw notFound('Webhook delivery', deliveryId);
   if (!delivery.endpoint.enabled) {
-    throw new OperatorError('conflict', `Webhook endpoint ${delivery.endpoint.id} is disabled; enable it before resending.`);
+    throw operatorRefusal('conflict', `Webhook endpoint ${delivery.endpoint.id} is disabled; enable it before resending.`);
   }
   const claim = await claimForResend(em, delivery.id, `rsd_${randomToken(24)}`, services.config.webhooks.leaseMs);
   if ('refused' in claim) {
     if (claim.refused === 'not_found') throw notFound('Webhook delivery', deliveryId);
-    throw new OperatorError(
+    throw operatorRefusal(
       'conflict',
       claim.refused === 'not_attempted_yet'
         ? `Webhook delivery ${delivery.id} has no outcome yet (it is queued or in flight); the dispatcher sends it.`

@@ -5,7 +5,7 @@
  */
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { WebhookEventType } from '../contract/event-types';
-import { notFound, OperatorError } from '../domain/operator-errors';
+import { notFound, operatorRefusal } from '../domain/refusal';
 import { loadEnvironment } from '../domain/tenancy';
 import { WebhookEndpoint } from '../db/entities';
 import type { EntityManager } from '../db/orm';
@@ -18,7 +18,7 @@ async function guardedUrl(services: Services, url: string, environmentKind: stri
   try {
     return await checkOutboundUrl(url, webhookUrlPolicy(services.config, environmentKind), services.webhooks.resolveHost);
   } catch (error) {
-    if (error instanceof UrlRefused) throw new OperatorError('invalid', `Webhook URL refused: ${error.message}.`);
+    if (error instanceof UrlRefused) throw operatorRefusal('invalid', `Webhook URL refused: ${error.message}.`);
     throw error;
   }
 }

@@ -3,8 +3,10 @@
  * codes it raises (`raises([...])`), and a use case adds those of what it
  * calls; the routes document exactly their use case's codes. This test reads
  * the sources: a code raised in a module but not declared there, or declared
- * but never raised, fails it. The gateway calls' codes are raised by the
- * adapters under server/gateways.
+ * but never raised, fails it. The gateway calls' codes are those the core's
+ * translation of gateway failures gives (domain/gateway-calls.ts); the
+ * gateway layer itself, like the rest of the server but the /v1 edge, never
+ * builds a contract error.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -23,11 +25,11 @@ function sourcesUnder(dir: string): string[] {
   );
 }
 
-/** Codes a source file raises: every `new ApiError('<code>'`. */
+/** Codes a source file raises: every `new Refusal('<code>'` (operator refusals are written `operatorRefusal(…)`). */
 function raisedIn(files: string[]): string[] {
   const codes = new Set<string>();
   for (const file of files) {
-    for (const match of readFileSync(file, 'utf8').matchAll(/new ApiError\(\s*'([a-z_]+)'/g)) codes.add(match[1]!);
+    for (const match of readFileSync(file, 'utf8').matchAll(/new Refusal\(\s*'([a-z_]+)'/g)) codes.add(match[1]!);
   }
   return [...codes].sort();
 }
@@ -44,8 +46,6 @@ async function declaredOwn(file: string): Promise<string[]> {
 type Document = { paths: Record<string, Record<string, { responses: Record<string, any> }>> };
 const documented = () => buildOpenApiDocument(v1Router, 'http://localhost') as unknown as Document;
 
-const isSandbox = (file: string) => /\/(simulator\.ts|sandbox\.ts)$|\/simulator\//.test(file);
-
 describe('error declarations', () => {
   const domainFiles = sourcesUnder(join(SERVER, 'domain')).filter((file) => !file.endsWith('gateway-calls.ts'));
 
@@ -53,9 +53,17 @@ describe('error declarations', () => {
     expect(await declaredOwn(file)).toEqual(raisedIn([file]));
   });
 
-  it('gateway calls declare exactly the codes the adapters raise', async () => {
-    const adapterFiles = sourcesUnder(join(SERVER, 'gateways')).filter((file) => !isSandbox(file));
-    expect(await declaredOwn(join(SERVER, 'domain/gateway-calls.ts'))).toEqual(raisedIn(adapterFiles));
+  it('gateway calls declare exactly the codes the translation of gateway failures gives', async () => {
+    const translation = join(SERVER, 'domain/gateway-calls.ts');
+    expect(await declaredOwn(translation)).toEqual(raisedIn([translation]));
+  });
+
+  it('builds contract errors only at the /v1 edge: the domain refuses, the gateways fail', () => {
+    const elsewhere = sourcesUnder(SERVER)
+      .filter((file) => !/\/server\/(http|api|contract)\//.test(file))
+      .filter((file) => /\bApiError\b/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(SERVER, file));
+    expect(elsewhere).toEqual([]);
   });
 
   it('every route documents only catalogue codes, with their status', () => {

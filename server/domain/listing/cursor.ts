@@ -6,7 +6,7 @@
  * list it belongs to and that key: anything else given as a cursor (edited,
  * truncated, another list's) is refused as invalid input, never a failure.
  */
-import { OperatorError } from '../operator-errors';
+import { operatorRefusal } from '../refusal';
 
 /** The sort key of the last row of a page: a timestamp or sequence, then the id. */
 export interface Position {
@@ -19,7 +19,7 @@ export function encodeCursor(list: string, position: Position): string {
   return Buffer.from(JSON.stringify({ l: list, k: position.key, i: position.id })).toString('base64url');
 }
 
-const refused = () => new OperatorError('invalid', 'cursor is not one this list handed out; start again from the first page.');
+const refused = () => operatorRefusal('invalid', 'cursor is not one this list handed out; start again from the first page.');
 
 export function decodeCursor(list: string, cursor: string, key: 'instant' | 'integer'): Position {
   let parsed: unknown;

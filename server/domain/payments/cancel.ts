@@ -3,7 +3,7 @@
  * payment's cancel rules, canceled at the gateway, then moved through the
  * state machine.
  */
-import { ApiError } from '../../contract/errors';
+import { Refusal } from '../refusal';
 import type { Payment } from './payment';
 import { GATEWAY_CALLS } from '../gateway-calls';
 import { raises } from '../raises';
@@ -20,12 +20,12 @@ export async function cancelPayment(context: RequestContext, id: string): Promis
   const payment = await findPayment(em, principal.environment.id, id);
   assertCancelable(payment);
   const route = await services.gateways.forExisting(em, principal.environment.id, payment.gateway);
-  if (!route.adapter.capabilities.paymentCancel) throw new ApiError('not_implemented', { action: 'cancel', provider: route.gateway });
+  if (!route.adapter.capabilities.paymentCancel) throw new Refusal('not_implemented', { action: 'cancel', provider: route.gateway });
 
   const snapshot = await route.adapter.cancelPayment(payment.gatewayRef!);
   const updated = await applyPaymentSnapshot(em, services, payment.id, snapshot);
   if (updated.status === 'canceled') return updated;
   // The gateway reports that the payment moved on meanwhile (paid, expired): answer as the cancel rules do for that status.
   assertCancelable(updated);
-  throw new ApiError('cannot_cancel_status', { status: updated.status });
+  throw new Refusal('cannot_cancel_status', { status: updated.status });
 }

@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import type { CreatePaymentInput as CreatePaymentBody } from '../../contract/schemas/payment';
-import { isApiError } from '../../contract/errors';
+import { isRefusal } from '../refusal';
 import type { CreatePaymentInput, PaymentSnapshot } from '../../gateways';
 import { assertBillingActive, BILLING_GATE, reserveTransaction, TRANSACTION_QUOTA, transactionUsageInsert } from '../billing';
 import { gatewayCustomer, storedCustomer } from '../customer';
@@ -95,7 +95,7 @@ export async function createPayment(context: RequestContext, request: CreatePaym
   } catch (error) {
     // Refused before the insert, or refused by the gateway (the row is deleted): this admission will never be registered.
     // A gateway_error or an unexpected failure leaves a row that a retry completes, so its admission stays counted.
-    if (isApiError(error) && error.code !== 'gateway_error') await admission?.release();
+    if (isRefusal(error) && error.code !== 'gateway_error') await admission?.release();
     throw error;
   }
 }

@@ -7,7 +7,7 @@
  */
 import { defineEntity, p, type Opt } from '@mikro-orm/core';
 import { FINAL_PAYMENT_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES, type PaymentStatus } from '../../contract/enums';
-import { ApiError } from '../../contract/errors';
+import { Refusal } from '../refusal';
 import type { PaymentSnapshot } from '../../gateways/adapter';
 import type { DomainEvent, PaymentEventType } from '../events';
 import { newId } from '../../contract/ids';
@@ -83,13 +83,13 @@ export const CANCEL_RULES = raises(['cannot_cancel_pix', 'cannot_cancel_paid', '
  */
 export function assertCancelable(payment: { method: string; status: string; gatewayRef?: string | null }): void {
   const status = payment.status as PaymentStatus;
-  if (payment.method === 'pix') throw new ApiError('cannot_cancel_pix');
-  if (status === 'paid') throw new ApiError('cannot_cancel_paid');
-  if (ENDED.includes(status)) throw new ApiError('already_canceled', { status });
+  if (payment.method === 'pix') throw new Refusal('cannot_cancel_pix');
+  if (status === 'paid') throw new Refusal('cannot_cancel_paid');
+  if (ENDED.includes(status)) throw new Refusal('already_canceled', { status });
   if (status !== 'created' && status !== 'pending') {
-    throw new ApiError('cannot_cancel_status', { status }, 'The payment is being processed by the gateway and cannot be canceled now.');
+    throw new Refusal('cannot_cancel_status', { status }, 'The payment is being processed by the gateway and cannot be canceled now.');
   }
-  if (!payment.gatewayRef) throw new ApiError('missing_gateway_ref');
+  if (!payment.gatewayRef) throw new Refusal('missing_gateway_ref');
 }
 
 export class Payment extends PaymentSchema.class {

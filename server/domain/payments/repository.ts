@@ -1,4 +1,4 @@
-import { ApiError } from '../../contract/errors';
+import { Refusal } from '../refusal';
 import { Payment } from './payment';
 import { oneRowBy } from '../../db/one-row';
 import type { EntityManager } from '../../db/orm';
@@ -14,7 +14,7 @@ export const FIND_PAYMENT = raises(['invalid_id'], FIND_IN_ENVIRONMENT);
 
 /** A malformed payment id is a 400 `invalid_id`, told apart from a well-formed id that does not exist. */
 export function findPayment(em: EntityManager, environmentId: string, id: string): Promise<Payment> {
-  if (!isWellFormedId('pay', id)) throw new ApiError('invalid_id', {}, 'Payment ids look like pay_ followed by 24 lower-case letters and digits.');
+  if (!isWellFormedId('pay', id)) throw new Refusal('invalid_id', {}, 'Payment ids look like pay_ followed by 24 lower-case letters and digits.');
   return findInEnvironment(em, paymentById, environmentId, id, 'payment');
 }
 

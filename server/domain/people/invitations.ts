@@ -15,7 +15,7 @@ import type { MemberRole } from '../../contract/people';
 import { Invitation, Membership, Organization, User } from '../../db/entities';
 import type { EntityManager } from '../../db/orm';
 import type { Mail } from '../mailer';
-import { OperatorError } from '../operator-errors';
+import { operatorRefusal } from '../refusal';
 import { createUser, normalizeEmail } from './users';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
@@ -64,7 +64,7 @@ export const invitationMail = (organizationName: string, invitation: Invitation,
 
 export async function revokeInvitation(em: EntityManager, invitationId: string, now: Date) {
   const invitation = await em.findOne(Invitation, { id: invitationId });
-  if (!invitation) throw new OperatorError('not_found', `Invitation ${invitationId} does not exist.`);
+  if (!invitation) throw operatorRefusal('not_found', `Invitation ${invitationId} does not exist.`);
   invitation.revokedAt ??= now;
   await em.flush();
   return { id: invitation.id, revoked: true };
@@ -75,7 +75,7 @@ const UNUSABLE = 'This invitation link is not valid any more; ask for a new one.
 
 async function usableInvitation(em: EntityManager, token: string, now: Date): Promise<Invitation> {
   const invitation = await em.findOne(Invitation, { tokenHash: sha256(token) }, { populate: ['organization'] });
-  if (!invitation || invitation.acceptedAt || invitation.revokedAt || invitation.expiresAt <= now) throw new OperatorError('unauthorized', UNUSABLE);
+  if (!invitation || invitation.acceptedAt || invitation.revokedAt || invitation.expiresAt <= now) throw operatorRefusal('unauthorized', UNUSABLE);
   return invitation;
 }
 
@@ -96,14 +96,14 @@ export async function acceptInvitation(em: EntityManager, input: { token: string
     const invitation = await usableInvitation(tx, input.token, now);
     // Claimed before anything else: of two concurrent acceptances exactly one changes the row (a refusal below rolls it back).
     const claimed = await tx.nativeUpdate(Invitation, { id: invitation.id, acceptedAt: null }, { acceptedAt: now });
-    if (claimed !== 1) throw new OperatorError('unauthorized', UNUSABLE);
+    if (claimed !== 1) throw operatorRefusal('unauthorized', UNUSABLE);
     let user = await tx.findOne(User, { email: invitation.email });
     if (user) {
       if (user.id !== input.signedInUserId || user.disabledAt) {
-        throw new OperatorError('unauthorized', `${invitation.email} already has an account: log in as ${invitation.email}, then open this link again to accept.`);
+        throw operatorRefusal('unauthorized', `${invitation.email} already has an account: log in as ${invitation.email}, then open this link again to accept.`);
       }
     } else {
-      if (!input.password) throw new OperatorError('invalid', 'Choose the password of your new account to accept.');
+      if (!input.password) throw operatorRefusal('invalid', 'Choose the password of your new account to accept.');
       user = await createUser(tx, { email: invitation.email, password: input.password });
     }
     if (!(await tx.findOne(Membership, { organization: invitation.organization, user }))) {

@@ -8,7 +8,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { MemberRole } from '../../contract/people';
 import { Invitation, Membership, Organization, User } from '../../db/entities';
 import type { EntityManager } from '../../db/orm';
-import { notFound, OperatorError } from '../operator-errors';
+import { notFound, operatorRefusal } from '../refusal';
 
 export const memberView = (membership: Membership & { user: User }) => ({
   userId: membership.user.id,
@@ -37,7 +37,7 @@ export async function listMembers(em: EntityManager, organizationId: string, now
 }
 
 export async function addMember(em: EntityManager, organization: Organization, user: User, role: MemberRole) {
-  if (await em.findOne(Membership, { organization, user })) throw new OperatorError('conflict', `${user.email} is already a member of this organization.`);
+  if (await em.findOne(Membership, { organization, user })) throw operatorRefusal('conflict', `${user.email} is already a member of this organization.`);
   const membership = em.create(Membership, { organization, user, role });
   await em.flush();
   return memberView(membership as Membership & { user: User });
@@ -52,7 +52,7 @@ async function changeMembership(em: EntityManager, organizationId: string, userI
     if (membership.role === 'owner' && next !== 'owner') {
       const owners = await tx.count(Membership, { organization: organizationId, role: 'owner' });
       if (owners <= 1) {
-        throw new OperatorError('conflict', 'This is the organization\'s last owner: make another member owner first.');
+        throw operatorRefusal('conflict', 'This is the organization\'s last owner: make another member owner first.');
       }
     }
     if (next === null) {

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { PasswordReset, User } from '../../db/entities';
 import type { EntityManager } from '../../db/orm';
 import type { Mail } from '../mailer';
-import { OperatorError } from '../operator-errors';
+import { operatorRefusal } from '../refusal';
 import { normalizeEmail, setPassword } from './users';
 
 export const PASSWORD_RESET_TTL_MS = 3600_000;
@@ -48,9 +48,9 @@ const UNUSABLE = 'This reset link is not valid any more; ask for a new one.';
 /** Sets the new password from a live link; every session of the user ends. */
 export async function resetPassword(em: EntityManager, input: { token: string; password: string }, now: Date): Promise<void> {
   const reset = await em.findOne(PasswordReset, { tokenHash: sha256(input.token) }, { populate: ['user'] });
-  if (!reset || reset.usedAt || reset.expiresAt <= now || reset.user.disabledAt) throw new OperatorError('unauthorized', UNUSABLE);
+  if (!reset || reset.usedAt || reset.expiresAt <= now || reset.user.disabledAt) throw operatorRefusal('unauthorized', UNUSABLE);
   // Of two concurrent uses exactly one changes the row.
-  if ((await em.nativeUpdate(PasswordReset, { id: reset.id, usedAt: null }, { usedAt: now })) !== 1) throw new OperatorError('unauthorized', UNUSABLE);
+  if ((await em.nativeUpdate(PasswordReset, { id: reset.id, usedAt: null }, { usedAt: now })) !== 1) throw operatorRefusal('unauthorized', UNUSABLE);
   await em.nativeDelete(PasswordReset, { user: reset.user, usedAt: null });
   await setPassword(em, reset.user, input.password, now);
 }

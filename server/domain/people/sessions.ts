@@ -12,7 +12,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { MemberRole } from '../../contract/people';
 import { DashboardSession, Membership, type User } from '../../db/entities';
 import type { EntityManager } from '../../db/orm';
-import { OperatorError } from '../operator-errors';
+import { operatorRefusal } from '../refusal';
 
 export const SESSION_IDLE_MS = 12 * 3600_000;
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 3600_000;
@@ -127,7 +127,7 @@ export async function listSessions(em: EntityManager, userId: string, currentId:
 export async function revokeSession(em: EntityManager, userId: string, sessionId: string, now: Date): Promise<{ revoked: boolean }> {
   const changed = await em.nativeUpdate(DashboardSession, { id: sessionId, user: userId, revokedAt: null }, { revokedAt: now });
   if (changed === 0 && !(await em.findOne(DashboardSession, { id: sessionId, user: userId }))) {
-    throw new OperatorError('not_found', `Session ${sessionId} does not exist.`);
+    throw operatorRefusal('not_found', `Session ${sessionId} does not exist.`);
   }
   return { revoked: true };
 }

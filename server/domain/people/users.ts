@@ -5,7 +5,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { DashboardSession, User } from '../../db/entities';
 import type { EntityManager } from '../../db/orm';
-import { notFound, OperatorError } from '../operator-errors';
+import { notFound, operatorRefusal } from '../refusal';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
 import type { LoginClient, LoginThrottle } from './throttle';
 
@@ -22,12 +22,12 @@ export const userView = (user: User) => ({
 
 export async function createUser(em: EntityManager, input: { email: string; password: string; platformOperator?: boolean }): Promise<User> {
   const email = normalizeEmail(input.email);
-  if (await em.findOne(User, { email })) throw new OperatorError('conflict', `A user with e-mail ${email} already exists.`);
+  if (await em.findOne(User, { email })) throw operatorRefusal('conflict', `A user with e-mail ${email} already exists.`);
   const user = em.create(User, { email, passwordHash: await hashPassword(input.password), platformOperator: input.platformOperator ?? false, disabledAt: null });
   try {
     await em.flush();
   } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw new OperatorError('conflict', `A user with e-mail ${email} already exists.`);
+    if (error instanceof UniqueConstraintViolationException) throw operatorRefusal('conflict', `A user with e-mail ${email} already exists.`);
     throw error;
   }
   return user;
@@ -79,10 +79,10 @@ export type Client = Omit<LoginClient, 'email'>;
 export async function checkCredentials(em: EntityManager, throttle: LoginThrottle, input: { email: string; password: string; client: Client }): Promise<User> {
   const client = { ...input.client, email: normalizeEmail(input.email) };
   const wait = await throttle.attempt(client);
-  if (wait > 0) throw new OperatorError('rate_limited', `Too many failed log-ins; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
+  if (wait > 0) throw operatorRefusal('rate_limited', `Too many failed log-ins; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
   const user = await em.findOne(User, { email: client.email });
   const matches = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash()));
-  if (!user || !matches || user.disabledAt) throw new OperatorError('unauthorized', WRONG);
+  if (!user || !matches || user.disabledAt) throw operatorRefusal('unauthorized', WRONG);
   await throttle.succeeded(client);
   if (needsRehash(user.passwordHash)) {
     user.passwordHash = await hashPassword(input.password);
@@ -106,8 +106,8 @@ export async function changeOwnPassword(
   const user = await loadUser(em, input.userId);
   const client = { ...input.client, email: user.email };
   const wait = await throttle.attempt(client);
-  if (wait > 0) throw new OperatorError('rate_limited', `Too many wrong passwords; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
-  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) throw new OperatorError('invalid', 'The current password is wrong.');
+  if (wait > 0) throw operatorRefusal('rate_limited', `Too many wrong passwords; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) throw operatorRefusal('invalid', 'The current password is wrong.');
   await throttle.succeeded(client);
   await setPassword(em, user, input.newPassword, now, input.sessionId);
 }

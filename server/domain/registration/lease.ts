@@ -9,9 +9,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityClass } from '@mikro-orm/core';
-import { ApiError, isApiError } from '../../contract/errors';
+import { Refusal } from '../refusal';
 import type { EntityManager } from '../../db/orm';
 import type { Services } from '../../services';
+import { refusedByTheGateway } from '../gateway-calls';
 import { raises } from '../raises';
 import type { GatewayResource } from './columns';
 
@@ -23,8 +24,8 @@ export const leaseEnd = (services: Services): Date => new Date(services.now().ge
 export const AWAIT_REGISTRATION = raises(['invalid_input', 'gateway_error']);
 
 /** The answer for a create whose resource vanished: the request that held its registration was refused by the gateway, which freed the externalId. */
-export const refusedByGateway = (): ApiError =>
-  new ApiError('invalid_input', { issues: [{ path: [], message: 'the gateway refused this request; check it and retry' }] });
+export const refusedByGateway = (): Refusal<'invalid_input'> =>
+  new Refusal('invalid_input', { issues: [{ path: [], message: 'the gateway refused this request; check it and retry' }] });
 
 /**
  * Waits until the resource is registered by whoever holds the lease, or takes
@@ -49,14 +50,14 @@ export async function awaitRegistration<T extends GatewayResource>(
       { registrationLeaseUntil: leaseEnd(services) } as never,
     );
     if (taken === 1) return register(fresh, current);
-    if (Date.now() > deadline) throw new ApiError('gateway_error', { provider: current.gateway });
+    if (Date.now() > deadline) throw new Refusal('gateway_error', { provider: current.gateway });
     await sleep(POLL_MS);
   }
 }
 
 /**
- * Calls the gateway for a resource being registered. A refusal
- * (`invalid_input`) means nothing exists there, so the resource is removed
+ * Calls the gateway for a resource being registered. The gateway refusing
+ * the request means nothing exists there, so the resource is removed
  * and its externalId freed for a corrected request; any other failure only
  * releases the lease, leaving the resource for a retry to complete.
  */
@@ -69,7 +70,7 @@ export async function callGatewayForRegistration<T extends GatewayResource, R>(
   try {
     return await call();
   } catch (error) {
-    if (isApiError(error) && error.code === 'invalid_input') {
+    if (refusedByTheGateway(error)) {
       await em.fork().nativeDelete(entity, { id: resource.id, gatewayRef: null } as never);
     } else {
       await em.fork().nativeUpdate(entity, { id: resource.id, gatewayRef: null } as never, { registrationLeaseUntil: null } as never);

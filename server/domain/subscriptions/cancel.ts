@@ -6,7 +6,7 @@
  * A gateway_c subscription whose checkout was never completed is canceled
  * by deactivating its checkout link, so the link can no longer be paid.
  */
-import { ApiError } from '../../contract/errors';
+import { Refusal } from '../refusal';
 import { Subscription } from './subscription';
 import { GATEWAY_CALLS } from '../gateway-calls';
 import { applyLocked } from '../locked-apply';
@@ -20,16 +20,16 @@ export const CANCEL_SUBSCRIPTION = raises(['already_canceled', 'invalid_input', 
 export async function cancelSubscription(context: RequestContext, id: string, atPeriodEnd: boolean): Promise<Subscription> {
   const { em, services, principal } = context;
   const subscription = await findSubscription(em, principal.environment.id, id);
-  if (subscription.status === 'canceled') throw new ApiError('already_canceled', { status: subscription.status });
+  if (subscription.status === 'canceled') throw new Refusal('already_canceled', { status: subscription.status });
   const route = await services.gateways.forExisting(em, principal.environment.id, subscription.gateway);
   if (atPeriodEnd && subscription.awaitingCheckout) {
-    throw new ApiError('invalid_input', { issues: [{ path: ['atPeriodEnd'], message: 'the customer has not completed checkout, so there is no period to end; cancel now instead' }] });
+    throw new Refusal('invalid_input', { issues: [{ path: ['atPeriodEnd'], message: 'the customer has not completed checkout, so there is no period to end; cancel now instead' }] });
   }
   if (atPeriodEnd && !route.adapter.capabilities.subscriptionCancelAtPeriodEnd) {
-    throw new ApiError('invalid_input', { issues: [{ path: ['atPeriodEnd'], message: `${route.gateway} only cancels immediately` }] });
+    throw new Refusal('invalid_input', { issues: [{ path: ['atPeriodEnd'], message: `${route.gateway} only cancels immediately` }] });
   }
   if (!subscription.gatewayRef) {
-    throw new ApiError('missing_gateway_ref', {}, 'The subscription is not registered at its gateway yet; repeat the create with the same externalId.');
+    throw new Refusal('missing_gateway_ref', {}, 'The subscription is not registered at its gateway yet; repeat the create with the same externalId.');
   }
   const snapshot = await route.adapter.cancelSubscription(subscription.gatewayRef!, { atPeriodEnd });
   return applyLocked(em, services, Subscription, subscription.id, (current) => current.applyGatewaySnapshot(snapshot));

@@ -1,5 +1,4 @@
 /** gateway_a: JSON REST, bearer secret key, Idempotency-Key header, `t=…,v1=…` signed webhooks. */
-import { ApiError } from '../../contract/errors';
 import type {
   CreatePaymentInput,
   CreateSubscriptionInput,
@@ -15,7 +14,7 @@ import type {
 } from '../adapter';
 import { parseCredentials } from '../credentials';
 import { phoneDigits } from '../customer';
-import { WebhookRejectedError } from '../errors';
+import { GatewayFailure, WebhookRejectedError } from '../errors';
 import { GatewayHttpClient } from '../http-client';
 import { expectAnswer, unixToIso, type FieldMapping } from '../responses';
 import { hmacSha256, headerValue, safeEqual } from '../signing';
@@ -172,9 +171,7 @@ export class GatewayAAdapter implements GatewayAdapter {
 
   async cancelSubscription(gatewayRef: string, options: CancelSubscriptionOptions): Promise<SubscriptionSnapshot> {
     if (options.atPeriodEnd) {
-      throw new ApiError('invalid_input', {
-        issues: [{ path: ['atPeriodEnd'], message: 'gateway_a cancels subscriptions immediately only.' }],
-      });
+      throw GatewayFailure.refused(PROVIDER, [{ path: ['atPeriodEnd'], message: 'gateway_a cancels subscriptions immediately only.' }]);
     }
     const response = await this.http.send({ method: 'DELETE', path: `/v1/subscriptions/${encodeURIComponent(gatewayRef)}` });
     return toSubscriptionSnapshot(expectAnswer(PROVIDER, response, subscriptionSchema, 'cancel subscription'));

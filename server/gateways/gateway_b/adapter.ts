@@ -4,7 +4,6 @@
  * webhooks that this adapter confirms by fetching the resource.
  */
 import type { z } from 'zod';
-import { ApiError, isApiError } from '../../contract/errors';
 import type {
   CancelSubscriptionOptions,
   CreatePaymentInput,
@@ -21,7 +20,7 @@ import type {
 } from '../adapter';
 import { parseCredentials } from '../credentials';
 import { phoneDigits } from '../customer';
-import { WebhookRejectedError } from '../errors';
+import { GatewayFailure, WebhookRejectedError } from '../errors';
 import { GatewayHttpClient } from '../http-client';
 import { expectAnswer, type FieldMapping } from '../responses';
 import { headerValue, safeEqual } from '../signing';
@@ -160,7 +159,7 @@ export class GatewayBAdapter implements GatewayAdapter {
   }
 
   async cancelPayment(): Promise<PaymentSnapshot> {
-    throw new ApiError('not_implemented', { action: 'cancel', provider: PROVIDER });
+    throw GatewayFailure.unsupported(PROVIDER, { action: 'cancel' });
   }
 
   async createSubscription(input: CreateSubscriptionInput): Promise<SubscriptionSnapshot> {
@@ -257,7 +256,7 @@ export class GatewayBAdapter implements GatewayAdapter {
       const qr = expectAnswer(PROVIDER, response, qrCodeSchema, 'get pix qrcode');
       return { qrCode: `data:image/png;base64,${qr.imagemBase64}`, qrCodeText: qr.copiaECola };
     } catch (error) {
-      if (isApiError(error) && error.code === 'gateway_error') return null;
+      if (error instanceof GatewayFailure && error.kind === 'unavailable') return null;
       throw error;
     }
   }

@@ -3,7 +3,6 @@
  * (`pl_…`); subscription links become subscriptions (`sub_…`) when the
  * customer completes checkout; webhooks signed HMAC-SHA256 base64 over the raw body.
  */
-import { ApiError } from '../../contract/errors';
 import type {
   CancelSubscriptionOptions,
   CheckoutDeactivation,
@@ -21,7 +20,7 @@ import type {
 } from '../adapter';
 import { parseCredentials } from '../credentials';
 import { phoneDigits } from '../customer';
-import { gatewayError, WebhookRejectedError } from '../errors';
+import { GatewayFailure, WebhookRejectedError } from '../errors';
 import { GatewayHttpClient } from '../http-client';
 import { expectAnswer, type FieldMapping } from '../responses';
 import { hmacSha256, headerValue, safeEqual } from '../signing';
@@ -173,7 +172,7 @@ export class GatewayCAdapter implements GatewayAdapter {
 
   async createPayment(input: CreatePaymentInput): Promise<PaymentSnapshot> {
     if (input.method !== 'card') {
-      throw new ApiError('method_not_supported', { provider: PROVIDER, method: input.method });
+      throw GatewayFailure.unsupported(PROVIDER, { method: input.method });
     }
     const response = await this.http.send({
       method: 'POST',
@@ -198,7 +197,7 @@ export class GatewayCAdapter implements GatewayAdapter {
       return chargeSnapshot(expectAnswer(PROVIDER, response, chargeSchema, 'get charge'));
     }
     const link = await this.fetchLink(gatewayRef);
-    if (link.type !== 'single') throw gatewayError(PROVIDER, 'payment ref names a subscription checkout link');
+    if (link.type !== 'single') throw GatewayFailure.unavailable(PROVIDER, 'payment ref names a subscription checkout link');
     return linkPaymentSnapshot(link);
   }
 
@@ -210,9 +209,7 @@ export class GatewayCAdapter implements GatewayAdapter {
 
   async createSubscription(input: CreateSubscriptionInput): Promise<SubscriptionSnapshot> {
     if (!input.planId) {
-      throw new ApiError('invalid_input', {
-        issues: [{ path: ['gateway', 'gateway_c', 'planId'], message: 'gateway_c needs the id of a plan created at the gateway.' }],
-      });
+      throw GatewayFailure.refused(PROVIDER, [{ path: ['gateway', 'gateway_c', 'planId'], message: 'gateway_c needs the id of a plan created at the gateway.' }]);
     }
     const response = await this.http.send({
       method: 'POST',
@@ -232,16 +229,14 @@ export class GatewayCAdapter implements GatewayAdapter {
   async getSubscription(gatewayRef: string): Promise<SubscriptionSnapshot> {
     if (isSubscriptionRef(gatewayRef)) return subscriptionSnapshot(await this.fetchSubscription(gatewayRef));
     const link = await this.fetchLink(gatewayRef);
-    if (link.type !== 'subscription') throw gatewayError(PROVIDER, 'subscription ref names a single checkout link');
+    if (link.type !== 'subscription') throw GatewayFailure.unavailable(PROVIDER, 'subscription ref names a single checkout link');
     if (link.subscription_id) return subscriptionSnapshot(await this.fetchSubscription(link.subscription_id));
     return linkSubscriptionSnapshot(link);
   }
 
   async cancelSubscription(gatewayRef: string, options: CancelSubscriptionOptions): Promise<SubscriptionSnapshot> {
     if (options.atPeriodEnd) {
-      throw new ApiError('invalid_input', {
-        issues: [{ path: ['atPeriodEnd'], message: 'gateway_c cancels subscriptions immediately only.' }],
-      });
+      throw GatewayFailure.refused(PROVIDER, [{ path: ['atPeriodEnd'], message: 'gateway_c cancels subscriptions immediately only.' }]);
     }
     let subscriptionRef = gatewayRef;
     if (!isSubscriptionRef(gatewayRef)) {
@@ -309,9 +304,9 @@ export class GatewayCAdapter implements GatewayAdapter {
    * never deactivated by mistake, and read again when the deactivation loses a race with the checkout.
    */
   async deactivateSubscriptionCheckout(checkoutRef: string): Promise<CheckoutDeactivation> {
-    if (isSubscriptionRef(checkoutRef)) throw gatewayError(PROVIDER, 'a sub_ ref has no checkout link to deactivate');
+    if (isSubscriptionRef(checkoutRef)) throw GatewayFailure.unavailable(PROVIDER, 'a sub_ ref has no checkout link to deactivate');
     let link = await this.fetchLink(checkoutRef);
-    if (link.type !== 'subscription') throw gatewayError(PROVIDER, 'subscription ref names a single checkout link');
+    if (link.type !== 'subscription') throw GatewayFailure.unavailable(PROVIDER, 'subscription ref names a single checkout link');
     if (link.status === 'open') {
       const response = await this.http.send({ method: 'POST', path: `/v2/checkout-links/${path(checkoutRef)}/deactivate` });
       // 409: no longer open, most likely completed in the meantime; the link says what it became.
@@ -321,7 +316,7 @@ export class GatewayCAdapter implements GatewayAdapter {
       return { outcome: 'completed', subscription: subscriptionSnapshot(await this.fetchSubscription(link.subscription_id)) };
     }
     const snapshot = linkSubscriptionSnapshot(link);
-    if (snapshot.status !== 'canceled') throw gatewayError(PROVIDER, `checkout link ${checkoutRef} stayed ${link.status}`);
+    if (snapshot.status !== 'canceled') throw GatewayFailure.unavailable(PROVIDER, `checkout link ${checkoutRef} stayed ${link.status}`);
     return { outcome: 'deactivated', subscription: snapshot };
   }
 

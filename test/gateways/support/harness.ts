@@ -1,7 +1,10 @@
 /** Starts a gateway simulator and its adapter on ephemeral ports, with short timeouts. */
 import { expect } from 'vitest';
 import type { GatewayName } from '../../../server/contract/enums';
-import { ApiError } from '../../../server/contract/errors';
+import type { ApiError } from '../../../server/contract/errors';
+import { refusalOf } from '../../../server/domain/gateway-calls';
+import { GatewayFailure } from '../../../server/gateways/errors';
+import { toApiError } from '../../../server/http/error-translation';
 import type { GatewayAdapter, GatewayCustomer } from '../../../server/gateways/adapter';
 import { createGatewayAdapter } from '../../../server/gateways/index';
 import { gatewaySimulators, type GatewaySimulator } from '../../../server/gateways/sandbox';
@@ -58,13 +61,15 @@ export function subscriptionInput(name: GatewayName, key: string, trialDays = 0)
   };
 }
 
+/** Asserts the call failed, and that the /v1 answer it would give the merchant has this code and these extra fields. */
 export async function expectApiError(promise: Promise<unknown>, code: string, extra?: Record<string, unknown>): Promise<ApiError> {
   const error = await promise.then(
     () => undefined,
     (reason: unknown) => reason,
   );
-  expect(error).toBeInstanceOf(ApiError);
-  const apiError = error as ApiError;
+  // The adapter fails in the gateway layer's terms; what the merchant gets is the core's translation of it.
+  expect(error).toBeInstanceOf(GatewayFailure);
+  const apiError = toApiError(refusalOf(error as GatewayFailure));
   expect(apiError.code).toBe(code);
   if (extra) expect(apiError.extra).toEqual(extra);
   return apiError;

@@ -26,14 +26,14 @@
  * `id: <sequence>`, `event: webhook` and `data: <envelope>`, where the
  * envelope is the exact bytes a registered endpoint receives as its body.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { OutboxEvent } from '../db/entities';
-import { OperatorError } from '../domain/operator-errors';
+import { answer, operatorAnswerOf, sendOperatorAnswer } from '../admin/operator-answers';
 import { sandboxEnvironment } from '../domain/sandbox';
+import { adminTokenCheck } from './admin-token';
 import type { Services } from '../services';
-import { LISTEN_READY, LISTEN_WEBHOOK, type ListenReady } from './listen-protocol';
+import { LISTEN_READY, LISTEN_WEBHOOK, type ListenReady } from '../webhooks/listen-protocol';
 
 /** How often the stream looks for newly committed events. */
 const POLL_MS = 200;
@@ -46,13 +46,6 @@ const START_GAP_WINDOW = 100;
 const MAX_GAPS = 1_000;
 const BATCH = 200;
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
-const STATUS: Record<OperatorError['refusal'], number> = { not_found: 404, invalid: 400, conflict: 409, unavailable: 409, forbidden: 403, unauthorized: 401, rate_limited: 429 };
-
-function refuse(res: Response, status: number, error: string, message: string): void {
-  res.status(status).json({ error, message });
-}
 
 interface SequenceRow {
   sequence: string | number;
@@ -94,17 +87,14 @@ class Cursor {
 }
 
 export function webhookListenStream(services: Services, adminToken: string): RequestHandler {
-  const expected = digest(adminToken);
+  const tokenMatches = adminTokenCheck(adminToken);
   return async (req: Request, res: Response) => {
-    const header = req.headers.authorization ?? '';
-    const presented = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
-    // Fixed-length digests keep the comparison constant-time whatever the lengths (as for the operator API).
-    if (!timingSafeEqual(digest(presented), expected)) return refuse(res, 401, 'unauthorized', 'Missing or wrong admin token.');
+    if (!tokenMatches(req.headers.authorization)) return sendOperatorAnswer(res, answer('unauthorized'));
 
     const environmentId = typeof req.query.environmentId === 'string' && req.query.environmentId ? req.query.environmentId : undefined;
     const after = req.query.after;
     if (after !== undefined && (typeof after !== 'string' || !/^\d{1,15}$/.test(after))) {
-      return refuse(res, 400, 'invalid_input', 'after: expected the sequence of an event (a non-negative integer).');
+      return sendOperatorAnswer(res, answer('invalid_input', 'after: expected the sequence of an event (a non-negative integer).'));
     }
 
     const em = services.db.fork();
@@ -112,7 +102,8 @@ export function webhookListenStream(services: Services, adminToken: string): Req
     try {
       environment = await sandboxEnvironment(em, environmentId);
     } catch (error) {
-      if (error instanceof OperatorError) return refuse(res, STATUS[error.refusal], error.refusal, error.message);
+      const reply = operatorAnswerOf(error);
+      if (reply) return sendOperatorAnswer(res, reply);
       throw error;
     }
     const start = after !== undefined ? Number(after) : await lastSequence(services);

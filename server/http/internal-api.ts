@@ -24,122 +24,33 @@
  * | 429    | `rate_limited`   | too many failed log-ins (`Retry-After` says when to try again) |
  * | 500    | `internal_error` | an unexpected failure (details in the log, with the request id) |
  *
- * The operator CLI's client (admin/cli/client.ts) reads these answers.
+ * The codes and their translation are admin/operator-answers.ts; the
+ * operator CLI's client (admin/cli/client.ts) reads these answers.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { TRPCError } from '@trpc/server';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { csrfMatches, resolveSession } from '../domain/people/sessions';
 import { DEVICE_COOKIE } from '../domain/people/trusted-devices';
-import { OPERATOR, type Actor } from './access';
-import { ZodError } from 'zod';
+import { OPERATOR, type Actor } from '../admin/access';
 import { JSON_MAX_DEPTH } from '../contract/limits';
-import type { ValidationIssue } from '../contract/errors';
-import { OperatorError, type OperatorRefusal } from '../domain/operator-errors';
-import { issuesFromZod } from '../http/error-translation';
-import { checkRawJson, jsonNestedDeeperThan, NOT_UTF8_MESSAGE, tooDeepMessage } from '../http/json-body';
+import { adminTokenCheck } from './admin-token';
+import { replaceErrorBody } from './error-bodies';
+import { checkRawJson, jsonNestedDeeperThan, NOT_UTF8_MESSAGE, tooDeepMessage } from './json-body';
 import type { Services } from '../services';
-import { adminContext, type WebCaller } from './procedure';
-import { adminRouter } from './router';
-
-export const OPERATOR_ERRORS = {
-  invalid_json: { status: 400, message: 'Request body is not valid JSON.' },
-  invalid_input: { status: 400, message: 'Request payload is invalid.' },
-  unauthorized: { status: 401, message: 'Missing or wrong admin token.' },
-  forbidden: { status: 403, message: 'Your role does not allow this.' },
-  not_found: { status: 404, message: 'Not found.' },
-  conflict: { status: 409, message: 'It already exists or clashes with what exists.' },
-  unavailable: { status: 412, message: 'It cannot be done now.' },
-  rate_limited: { status: 429, message: 'Too many attempts; try again later.' },
-  internal_error: { status: 500, message: 'Internal error.' },
-} as const;
-export type OperatorErrorCode = keyof typeof OPERATOR_ERRORS;
-
-interface OperatorAnswer {
-  code: OperatorErrorCode;
-  message: string;
-  issues?: ValidationIssue[];
-  /** Seconds, for the Retry-After header of a `rate_limited` answer. */
-  retryAfter?: number;
-}
-
-const REFUSAL_CODES: Record<OperatorRefusal, OperatorErrorCode> = {
-  not_found: 'not_found',
-  conflict: 'conflict',
-  invalid: 'invalid_input',
-  unavailable: 'unavailable',
-  forbidden: 'forbidden',
-  unauthorized: 'unauthorized',
-  rate_limited: 'rate_limited',
-};
-
-const answer = (code: OperatorErrorCode, message?: string, issues?: ValidationIssue[]): OperatorAnswer => ({
-  code,
-  message: message ?? OPERATOR_ERRORS[code].message,
-  ...(issues ? { issues } : {}),
-});
-
-/** What a failed operator call answers; null when it is ours to fix (an internal_error, logged). */
-function translate(error: TRPCError): OperatorAnswer | null {
-  const cause = error.cause;
-  if (cause instanceof OperatorError) {
-    const code = REFUSAL_CODES[cause.refusal];
-    const reply = answer(code, cause.message, code === 'invalid_input' ? [{ path: [], message: cause.message }] : undefined);
-    return cause.retryAfterSeconds ? { ...reply, retryAfter: cause.retryAfterSeconds } : reply;
-  }
-  if (cause instanceof ZodError) return answer('invalid_input', undefined, issuesFromZod(cause));
-  switch (error.code) {
-    case 'PARSE_ERROR':
-      return answer('invalid_json');
-    case 'NOT_FOUND':
-    case 'METHOD_NOT_SUPPORTED':
-      return answer('not_found', 'No such operator procedure for this method.');
-    case 'PAYLOAD_TOO_LARGE':
-      return answer('invalid_input', undefined, [{ path: [], message: 'request body is too large' }]);
-    case 'INTERNAL_SERVER_ERROR':
-    case 'NOT_IMPLEMENTED':
-    case 'BAD_GATEWAY':
-    case 'SERVICE_UNAVAILABLE':
-    case 'GATEWAY_TIMEOUT':
-      return null;
-    default:
-      // Any other malformed call (a batch, a query's input that is not an object…): said without tRPC's wording.
-      return answer('invalid_input', undefined, [{ path: [], message: 'malformed operator call' }]);
-  }
-}
-
-function send(res: Response, reply: OperatorAnswer): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  const body: Record<string, unknown> = { error: reply.code, message: reply.message };
-  if (reply.issues) body.issues = reply.issues;
-  res.status(OPERATOR_ERRORS[reply.code].status).type('application/json').send(JSON.stringify(body));
-}
+import { answer, OPERATOR_ERRORS, operatorAnswerOf, operatorErrorBody, sendOperatorAnswer as send, type OperatorAnswer } from '../admin/operator-answers';
+import { adminContext, type WebCaller } from '../admin/procedure';
+import { adminRouter } from '../admin/router';
 
 /**
  * tRPC's adapter writes its own error envelope after telling `onError`; the
- * answer chosen there replaces it on its way out: the adapter's writes are
- * dropped and the contract body is sent when it ends the response.
+ * answer chosen there replaces it on its way out.
  */
-function replaceErrorBodies(req: Request, res: Response): void {
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  const end = res.end.bind(res) as (...args: unknown[]) => Response;
-  res.write = ((...args: unknown[]) => (req.operatorAnswer ? true : write(...args))) as typeof res.write;
-  res.end = ((...args: unknown[]) => {
+const operatorErrorBodies = (req: Request, res: Response) =>
+  replaceErrorBody(res, () => {
     const reply = req.operatorAnswer;
-    if (!reply || res.headersSent) return end(...args);
-    const body: Record<string, unknown> = { error: reply.code, message: reply.message };
-    if (reply.issues) body.issues = reply.issues;
-    res.statusCode = OPERATOR_ERRORS[reply.code].status;
-    res.setHeader('content-type', 'application/json');
-    if (reply.retryAfter) res.setHeader('retry-after', String(reply.retryAfter));
-    res.removeHeader('content-length');
-    return end(JSON.stringify(body));
-  }) as typeof res.end;
-}
+    if (!reply) return undefined;
+    return { status: OPERATOR_ERRORS[reply.code].status, body: operatorErrorBody(reply), headers: reply.retryAfter ? { 'retry-after': String(reply.retryAfter) } : undefined };
+  });
 
 declare global {
   namespace Express {
@@ -152,10 +63,8 @@ declare global {
   }
 }
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
 export function adminHttpHandler(services: Services, adminToken: string): RequestHandler {
-  const expected = digest(adminToken);
+  const tokenMatches = adminTokenCheck(adminToken);
   const readBody = express.text({
     type: () => true,
     limit: services.config.maxBodyBytes,
@@ -167,7 +76,7 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
     allowBatching: false,
     createContext: ({ req }) => adminContext(services, req.log, (req as Request).adminCaller?.actor ?? NOBODY, (req as Request).adminCaller?.web ?? null),
     onError: ({ error, req, path }) => {
-      const reply = translate(error);
+      const reply = operatorAnswerOf(error);
       (req as Request).operatorAnswer = reply ?? answer('internal_error');
       if (!reply) ((req as Request).log ?? services.log).error({ err: error.cause ?? error, path }, 'admin procedure failed');
     },
@@ -178,9 +87,7 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
   return async (req, res, next) => {
     const header = req.headers.authorization;
     if (header !== undefined || !hasCookie(req, SESSION_COOKIE) && !OPEN_PROCEDURES.has(procedureOf(req))) {
-      const presented = header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
-      // Fixed-length digests keep the comparison constant-time whatever the lengths. Nothing of the request is read before.
-      if (!timingSafeEqual(digest(presented), expected)) return send(res, answer('unauthorized'));
+      if (!tokenMatches(header)) return send(res, answer('unauthorized'));
       req.adminCaller = { actor: OPERATOR, web: webCaller(services, req, res, null) };
     } else {
       try {
@@ -197,7 +104,7 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
     const input = query >= 0 ? new URLSearchParams(req.url.slice(query + 1)).get('input') : null;
     if (input !== null && jsonNestedDeeperThan(input)) return send(res, answer('invalid_input', undefined, [{ path: [], message: tooDeepMessage(JSON_MAX_DEPTH) }]));
 
-    replaceErrorBodies(req, res);
+    operatorErrorBodies(req, res);
     const serve = () => {
       try {
         trpc(req, res, next);
