@@ -11,7 +11,12 @@ import { build } from 'esbuild';
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const ENTRIES = ['server/main.ts', 'server/admin/cli/main.ts', 'server/gateways/simulator/main.ts'];
+// Outputs keep the paths the package's scripts and bin use: dist/main.js, dist/cli/main.js, dist/gateways/simulator/main.js.
+const ENTRIES = [
+  { in: 'server/main.ts', out: 'main' },
+  { in: 'cli/main.ts', out: 'cli/main' },
+  { in: 'server/gateways/simulator/main.ts', out: 'gateways/simulator/main' },
+];
 const STAMP = 'dist/.built';
 
 const DASHBOARD_STAMP = 'dist/dashboard/.built';
@@ -49,7 +54,7 @@ function isStale(stamp, dirs) {
 
 const ifStale = process.argv.includes('--if-stale');
 const quiet = process.argv.includes('--quiet');
-const server = !process.argv.includes('--dashboard-only') && (!ifStale || isStale(STAMP, ['server']));
+const server = !process.argv.includes('--dashboard-only') && (!ifStale || isStale(STAMP, ['server', 'cli']));
 const dashboard = !process.argv.includes('--server-only') && (!ifStale || isStale(DASHBOARD_STAMP, DASHBOARD_SOURCES));
 
 if (dashboard) {
@@ -65,7 +70,6 @@ if (!server) process.exit(0);
 const started = performance.now();
 await build({
   entryPoints: ENTRIES,
-  outbase: 'server',
   outdir: 'dist',
   bundle: true,
   // Dependencies are loaded from node_modules at run time, as with tsx.

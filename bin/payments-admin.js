@@ -28,9 +28,9 @@ function newestSource(dir) {
 function compiledIsCurrent() {
   try {
     const built = statSync(`${root}dist/.built`).mtimeMs;
-    statSync(`${root}dist/admin/cli/main.js`);
+    statSync(`${root}dist/cli/main.js`);
     try {
-      return built >= newestSource(`${root}server`);
+      return built >= Math.max(newestSource(`${root}server`), newestSource(`${root}cli`));
     } catch {
       return true; // no sources shipped: the build is all there is
     }
@@ -40,9 +40,9 @@ function compiledIsCurrent() {
 }
 
 if (compiledIsCurrent()) {
-  await import('../dist/admin/cli/main.js');
+  await import('../dist/cli/main.js');
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  await import('../server/admin/cli/main.ts');
+  await import('../cli/main.ts');
 }

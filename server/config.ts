@@ -6,6 +6,7 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMITS, DEFAULT_WEBHOOK_TIMEOUT_MS } from './contract/limits';
+import { DEFAULT_DATA_DIR } from './contract/local-admin-token';
 
 const boolFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -56,7 +57,7 @@ const EnvSchema = z
     /** `postgres://…` selects PostgreSQL; without it the embedded PGlite database is used. */
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// URL' }).optional(),
     /** Folder of the embedded database and of generated local files. */
-    DATA_DIR: z.string().min(1).default('./data'),
+    DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
     /** Embedded database kept in memory only (tests); ignored with DATABASE_URL. */
     DATABASE_IN_MEMORY: boolFromEnv.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -15,7 +15,8 @@ import { Subscription } from '../domain/subscriptions/subscription';
 import { WEBHOOK_EVENT_TYPES } from '../contract/event-types';
 import { notFound, operatorRefusal } from '../domain/refusal';
 import { PAYMENT_OUTCOMES, runningSimulators, simulatePayment, simulateSubscription, simulatorOf, SUBSCRIPTION_OUTCOMES, triggerEvent } from '../domain/sandbox';
-import { faultSchema, SIM_OPERATIONS } from '../gateways/simulator/faults';
+import { SIM_OPERATIONS } from '../contract/simulator-operations';
+import { faultSchema } from '../gateways/simulator/faults';
 import { environmentAccess, recordAccess, requireOperator } from './access';
 import { adminProcedure, adminT as t, type AdminContext } from './procedure';
 

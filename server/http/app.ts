@@ -12,7 +12,7 @@ import { ApiError } from '../contract/errors';
 import { buildOpenApiDocument } from '../contract/openapi';
 import type { Services } from '../services';
 import { createContextFactory } from '../api/context';
-import { LISTEN_PATH } from '../webhooks/listen-protocol';
+import { LISTEN_PATH } from '../contract/listen-protocol';
 import { webhookListenStream } from './listen-stream';
 import { contractErrorBodies } from './error-bodies';
 import { dashboardStatic } from './dashboard-static';

@@ -25,7 +25,7 @@
  * | 500    | `internal_error` | an unexpected failure (details in the log, with the request id) |
  *
  * The codes and their translation are admin/operator-answers.ts; the
- * operator CLI's client (admin/cli/client.ts) reads these answers.
+ * operator CLI's client (cli/client.ts) reads these answers.
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';

@@ -33,7 +33,7 @@ import { answer, operatorAnswerOf, sendOperatorAnswer } from '../admin/operator-
 import { sandboxEnvironment } from '../domain/sandbox';
 import { adminTokenCheck } from './admin-token';
 import type { Services } from '../services';
-import { LISTEN_READY, LISTEN_WEBHOOK, type ListenReady } from '../webhooks/listen-protocol';
+import { LISTEN_READY, LISTEN_WEBHOOK, type ListenReady } from '../contract/listen-protocol';
 
 /** How often the stream looks for newly committed events. */
 const POLL_MS = 200;

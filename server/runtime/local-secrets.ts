@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { randomToken } from '../contract/ids';
+import { ADMIN_TOKEN_FILE } from '../contract/local-admin-token';
 import { ensurePrivateFolder } from './private-folder';
 
 export function readLocalSecret(dataDir: string, name: string): string | null {
@@ -22,7 +23,6 @@ export function writeLocalSecret(dataDir: string, name: string, value: string): 
   writeFileSync(join(dataDir, name), `${value}\n`, { mode: 0o600 });
 }
 
-export const ADMIN_TOKEN_FILE = 'admin-token';
 export const DEMO_KEY_FILE = 'demo-api-key';
 
 export const MASTER_KEY_FILE = 'master-key';

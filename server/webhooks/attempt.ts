@@ -9,7 +9,7 @@ import type { WebhookAttemptTrigger } from '../db/entities/webhook-attempt';
 import type { Services } from '../services';
 import { beginAttempt, finishAttempt, type ClaimedDelivery, type FrozenPayload } from './claims';
 import { signingSecret } from './endpoints';
-import { secretFingerprint, signatureHeader } from './signature';
+import { secretFingerprint, signatureHeader } from '../contract/webhook-signature';
 import type { AttemptResult } from './transport';
 import { webhookUrlPolicy } from '../outbound/url-guard';
 

@@ -14,7 +14,7 @@ import type { EntityManager } from '../db/orm';
 import type { Services } from '../services';
 import { attemptDelivery } from './attempt';
 import { claimForResend } from './claims';
-import { deliveryHeaders } from './transport';
+import { deliveryHeaders } from '../contract/webhook-headers';
 import { attemptView, deliveryDetail, deliveryView } from './views';
 
 export interface DeliveryFilter {

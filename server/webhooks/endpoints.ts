@@ -10,7 +10,7 @@ import { loadEnvironment } from '../domain/tenancy';
 import { WebhookEndpoint } from '../db/entities';
 import type { EntityManager } from '../db/orm';
 import type { Services } from '../services';
-import { newSigningSecret } from './signature';
+import { newSigningSecret } from '../contract/webhook-signature';
 import { checkOutboundUrl, webhookUrlPolicy, UrlRefused } from '../outbound/url-guard';
 import { endpointView } from './views';
 

@@ -7,8 +7,8 @@
 import { request } from 'undici';
 import type { WebhookAgents } from '../outbound/guarded-agent';
 import { checkUrlShape, UrlRefused, type UrlPolicy } from '../outbound/url-guard';
+import { deliveryHeaders } from '../contract/webhook-headers';
 
-export const WEBHOOK_USER_AGENT = 'service-payments-webhooks/1.0';
 /** How much of a receiver's answer is kept, for the operator. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
@@ -29,17 +29,6 @@ export interface AttemptResult {
   responseExcerpt: string | null;
   /** Why there is no usable answer; never contains secrets. */
   error: string | null;
-}
-
-export function deliveryHeaders(delivery: Pick<OutgoingDelivery, 'deliveryId' | 'eventType' | 'timestamp' | 'signature'>): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    'user-agent': WEBHOOK_USER_AGENT,
-    'x-service-event': delivery.eventType,
-    'x-service-delivery-id': delivery.deliveryId,
-    'x-service-timestamp': String(delivery.timestamp),
-    'x-service-signature': delivery.signature,
-  };
 }
 
 function findRefusal(error: unknown): UrlRefused | null {

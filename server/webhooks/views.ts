@@ -4,7 +4,7 @@
  */
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../db/entities';
 import type { Services } from '../services';
-import { secretFingerprint } from './signature';
+import { secretFingerprint } from '../contract/webhook-signature';
 
 /** The replaced secret while it still signs new deliveries, alone, until `expiresAt` (an expired one is shown as none). */
 function previousSecret(endpoint: WebhookEndpoint, services: Pick<Services, 'secrets' | 'now'>) {

@@ -3,18 +3,21 @@
  * entities never reach up into the HTTP, API or webhook-delivery layers,
  * storage (db/) never reaches into the domain's rules, and
  * the service's entry point does not load the sandbox simulators (they are
- * imported on demand when the embedded sandbox starts).
+ * imported on demand when the embedded sandbox starts), and the operator
+ * CLI (cli/) is a client: it loads the contract and nothing else of the
+ * server.
  */
 import { fileURLToPath } from 'node:url';
 import madge from 'madge';
 import { describe, expect, it } from 'vitest';
 
 const SERVER = fileURLToPath(new URL('../../server/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The import graph; `runtimeOnly` leaves out type imports (erased) and `import()` calls (loaded on demand). */
-async function graph(entry: string, options: { runtimeOnly?: boolean } = {}) {
+async function graph(entry: string, options: { runtimeOnly?: boolean; baseDir?: string } = {}) {
   const result = await madge(entry, {
-    baseDir: SERVER,
+    baseDir: options.baseDir ?? SERVER,
     fileExtensions: ['ts'],
     detectiveOptions: { ts: { skipTypeImports: options.runtimeOnly ?? false, skipAsyncImports: options.runtimeOnly ?? false } },
   });
@@ -54,5 +57,25 @@ describe('server/ layers', () => {
     const loaded = Object.keys(result.obj());
     expect(loaded).toContain('runtime/service.ts');
     expect(loaded.filter((file) => /^gateways\/(sandbox\.ts|gateway_[abc]\/simulator\.ts|simulator\/(server|control|webhooks|fixtures)\.ts)$/.test(file))).toEqual([]);
+  });
+});
+
+/** What the CLI may load: its own files, the contract, and the package manifest (its version). */
+const CLIENT_SIDE = /^(cli\/|server\/contract\/|package\.json$)/;
+
+describe('the operator CLI', () => {
+  it('runs on its own files and the contract alone', async () => {
+    const result = await graph(`${ROOT}cli/main.ts`, { runtimeOnly: true, baseDir: ROOT });
+    const loaded = Object.keys(result.obj());
+    expect(loaded).toContain('cli/program.ts');
+    expect(loaded.filter((file) => !CLIENT_SIDE.test(file))).toEqual([]);
+  });
+
+  it('names nothing else of the server but the operator router, for its type', async () => {
+    const result = await graph(`${ROOT}cli/`, { baseDir: ROOT });
+    const reached = Object.entries(result.obj()).flatMap(([file, imports]) =>
+      file.startsWith('cli/') ? imports.filter((target) => !CLIENT_SIDE.test(target) && target !== 'server/admin/router.ts').map((target) => `${file} → ${target}`) : [],
+    );
+    expect(reached).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { loadConfig } from '../../server/config';
 import { WebhookDelivery } from '../../server/db/entities';
 import { beginAttempt, claimNextDeliveries } from '../../server/webhooks/claims';
 import { fanOutAll } from '../../server/webhooks/fan-out';
-import { signatureHeader } from '../../server/webhooks/signature';
+import { signatureHeader } from '../../server/contract/webhook-signature';
 import type { TestDatabase } from '../support/database';
 import { commitPaymentEvents, eventually, newPaymentId, sleep } from './support/events';
 import { startReceiver, type Receiver } from './support/receiver';

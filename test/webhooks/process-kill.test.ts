@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signatureHeader } from '../../server/webhooks/signature';
+import { signatureHeader } from '../../server/contract/webhook-signature';
 import { cli } from '../support/cli';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/database';
 import { call, validPayment } from '../support/http';

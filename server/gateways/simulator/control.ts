@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import type { CardSummary } from '../adapter';
-import { faultSchema, SIM_OPERATIONS, type Fault, type SimOperation } from './faults';
+import { SIM_OPERATIONS, type SimOperation } from '../../contract/simulator-operations';
+import { faultSchema, type Fault } from './faults';
 import { SimControlError, type RunningSimServer, type SimRequest, type SimRoute } from './server';
 import type { WebhookDelivery, WebhookDispatcher } from './webhooks';
 

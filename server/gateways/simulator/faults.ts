@@ -3,18 +3,7 @@
  * and local runs can rehearse every way a real gateway misbehaves.
  */
 import { z } from 'zod';
-
-export const SIM_OPERATIONS = [
-  'createPayment',
-  'getPayment',
-  'cancelPayment',
-  'getPixQrCode',
-  'createSubscription',
-  'getSubscription',
-  'cancelSubscription',
-  'getPlan',
-] as const;
-export type SimOperation = (typeof SIM_OPERATIONS)[number];
+import type { SimOperation } from '../../contract/simulator-operations';
 
 export const faultSchema = z.discriminatedUnion('kind', [
   /** Answers normally after a delay. */

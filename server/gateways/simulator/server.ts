@@ -7,7 +7,8 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FaultQueue, type Fault, type SimOperation } from './faults';
+import type { SimOperation } from '../../contract/simulator-operations';
+import { FaultQueue, type Fault } from './faults';
 import { SIMULATOR_REFUSAL } from '../errors';
 
 export interface SimRequest {

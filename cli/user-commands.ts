@@ -4,7 +4,7 @@
  * that does not echo it, or read from stdin with --password-stdin.
  */
 import type { Command } from 'commander';
-import { MEMBER_ROLES, PASSWORD_MAX, PASSWORD_MIN, type MemberRole } from '../../contract/people';
+import { MEMBER_ROLES, PASSWORD_MAX, PASSWORD_MIN, type MemberRole } from '../server/contract/people';
 import { CliError } from './errors';
 import { examples, type CliTools } from './tools';
 

@@ -5,7 +5,7 @@
  * being replaced: see endpoints.ts).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { randomToken } from '../contract/ids';
+import { randomToken } from './ids';
 
 /** A new endpoint signing secret; the HMAC key is this whole string as UTF-8. */
 export const newSigningSecret = (): string => `whsec_${randomToken(40)}`;

@@ -8,10 +8,10 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { request } from 'undici';
-import { newId } from '../../contract/ids';
-import { LISTEN_PATH, LISTEN_READY, LISTEN_WEBHOOK, type ListenReady } from '../../webhooks/listen-protocol';
-import { newSigningSecret, signatureHeader } from '../../webhooks/signature';
-import { deliveryHeaders } from '../../webhooks/transport';
+import { newId } from '../server/contract/ids';
+import { LISTEN_PATH, LISTEN_READY, LISTEN_WEBHOOK, type ListenReady } from '../server/contract/listen-protocol';
+import { newSigningSecret, signatureHeader } from '../server/contract/webhook-signature';
+import { deliveryHeaders } from '../server/contract/webhook-headers';
 import { findAdminToken } from './client';
 import { CliError, notThisService, TOKEN_HINT, unreachable, type CliErrorCode } from './errors';
 import { examples, type CliTools } from './tools';

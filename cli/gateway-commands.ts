@@ -1,8 +1,8 @@
 /** `gateway …` and `route …`: gateway accounts and routing rules of an environment. */
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
-import { GATEWAY_NAMES, ROUTING_METHODS, type GatewayName, type RoutingMethod } from '../../contract/enums';
-import { SIM_OPERATIONS } from '../../gateways/simulator/faults';
+import { GATEWAY_NAMES, ROUTING_METHODS, type GatewayName, type RoutingMethod } from '../server/contract/enums';
+import { SIM_OPERATIONS } from '../server/contract/simulator-operations';
 import { examples, type CliTools } from './tools';
 
 /** Credentials as inline JSON, or `@file.json` to keep them out of shell history. */

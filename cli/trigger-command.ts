@@ -7,7 +7,7 @@
  * arrive at the local receiver.
  */
 import { Argument, type Command } from 'commander';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../contract/event-types';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../server/contract/event-types';
 import { examples, type CliTools } from './tools';
 
 export function registerTriggerCommand(program: Command, { client }: CliTools): void {

@@ -2,9 +2,8 @@
  * The commands of payments-admin, built without running anything, so the
  * entry point, the completion script and the tests share one definition.
  */
-import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
-import { BILLING_STATUSES, ENVIRONMENT_KINDS } from '../../contract/enums';
+import { BILLING_STATUSES, ENVIRONMENT_KINDS } from '../server/contract/enums';
 import { adminClient, findAdminToken, type AdminClient } from './client';
 import { registerCompletionCommand } from './completion';
 import { EXIT_CODE_HELP } from './errors';
@@ -15,10 +14,12 @@ import { registerListenCommand } from './listen-command';
 import { registerTriggerCommand } from './trigger-command';
 import { registerUserCommands } from './user-commands';
 import { registerWebhookCommands } from './webhook-commands';
+import packageJson from '../package.json' with { type: 'json' };
 
 export const DEFAULT_URL = 'http://127.0.0.1:3000';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+// Read at build time into dist/cli/main.js (the build is redone whenever package.json changes).
+const VERSION = packageJson.version;
 
 /** Whether commander has printed a usage error itself (its parse errors); errors thrown by actions it leaves to main.ts. */
 let usagePrinted = false;

@@ -1,7 +1,7 @@
 /** `webhook endpoint …` and `webhook delivery …`: outbound webhook endpoints and their deliveries. */
 import { InvalidArgumentError, type Command } from 'commander';
-import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '../../contract/delivery-statuses';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../contract/event-types';
+import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '../server/contract/delivery-statuses';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../server/contract/event-types';
 import { examples, type CliTools } from './tools';
 
 /** `payment.paid,payment.failed` → the list, each checked against the known event types. */

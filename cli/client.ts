@@ -1,6 +1,8 @@
 import { createTRPCClient, httpLink } from '@trpc/client';
-import { ADMIN_TOKEN_FILE, readLocalSecret } from '../../runtime/local-secrets';
-import type { AdminRouter } from '../router';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ADMIN_TOKEN_FILE, DEFAULT_DATA_DIR } from '../server/contract/local-admin-token';
+import type { AdminRouter } from '../server/admin/router';
 import { CliError } from './errors';
 
 /**
@@ -9,12 +11,20 @@ import { CliError } from './errors';
  * counts as unset, as a shell's `VAR=` means.
  */
 export function findAdminToken(given: string | undefined, env: NodeJS.ProcessEnv): string {
-  const dataDir = env.DATA_DIR || './data';
-  const token = given || env.PAYMENTS_ADMIN_TOKEN || readLocalSecret(dataDir, ADMIN_TOKEN_FILE);
+  const dataDir = env.DATA_DIR || DEFAULT_DATA_DIR;
+  const token = given || env.PAYMENTS_ADMIN_TOKEN || localToken(dataDir);
   if (!token) {
     throw new CliError('unauthorized', `no admin token: pass --token, set PAYMENTS_ADMIN_TOKEN, or set DATA_DIR to the service's data folder (${dataDir}/admin-token not found).`);
   }
   return token;
+}
+
+function localToken(dataDir: string): string | null {
+  try {
+    return readFileSync(join(dataDir, ADMIN_TOKEN_FILE), 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
 }
 
 /** A service that accepts the connection but never answers must not hang a script forever. */

@@ -5,7 +5,6 @@
  * `--json`, only the JSON); failures go to stderr with a stable code and an
  * exit status per kind (errors.ts).
  */
-import '../../runtime/require-node';
 import { CommanderError } from 'commander';
 import { classify, EXIT_CODES } from './errors';
 import { buildProgram, commanderPrintedUsage, type GlobalOptions } from './program';
