@@ -11,11 +11,11 @@ import { build } from 'esbuild';
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-// Outputs keep the paths the package's scripts and bin use: dist/main.js, dist/cli/main.js, dist/gateways/simulator/main.js.
+// Outputs keep the paths the package's scripts and bin use: dist/main.js, dist/cli/main.js, dist/sandbox/simulator/main.js.
 const ENTRIES = [
   { in: 'server/main.ts', out: 'main' },
   { in: 'cli/main.ts', out: 'cli/main' },
-  { in: 'server/gateways/simulator/main.ts', out: 'gateways/simulator/main' },
+  { in: 'server/sandbox/simulator/main.ts', out: 'sandbox/simulator/main' },
 ];
 const STAMP = 'dist/.built';
 

@@ -81,7 +81,7 @@ async function scenario(name) {
       Object.assign(base, { NODE_ENV: 'development', DATA_DIR: dataDir });
     }
     const simPort = await free();
-    const sim = start(['dist/gateways/simulator/main.js', 'gateway_a', '--port', String(simPort), '--credentials', JSON.stringify(creds)], {});
+    const sim = start(['dist/sandbox/simulator/main.js', 'gateway_a', '--port', String(simPort), '--credentials', JSON.stringify(creds)], {});
     await waitHttp(`http://127.0.0.1:${simPort}/`, sim);
     const urls = [];
     for (let n = 0; n < nodes; n++) {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { GATEWAY_NAMES, ROUTING_METHODS, type GatewayName, type RoutingMethod } from '../server/contract/enums';
-import { SIM_OPERATIONS } from '../server/contract/simulator-operations';
+import { SIM_OPERATIONS } from '../server/contract/sandbox-controls';
 import { examples, type CliTools } from './tools';
 
 /** Credentials as inline JSON, or `@file.json` to keep them out of shell history. */

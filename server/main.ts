@@ -1,10 +1,8 @@
 /** `npm start`: one service process, with the demo tenant on the embedded default. */
 import './runtime/require-node';
-import { ensureDemoTenant } from './admin/demo-seed';
 import { ConfigError, loadConfig, type Config } from './config';
 import { resolve } from 'node:path';
 import { chooseLogFormat, createLogger } from './runtime/logger';
-import { startDemoGateways } from './runtime/demo-gateways';
 import { startService, type RunningService } from './runtime/service';
 import { explainStartupFailure } from './runtime/startup';
 import { OUTBOX_FOLDER } from './runtime/mail-transports';
@@ -31,8 +29,8 @@ try {
   process.stderr.write(`${explained}\n`);
   process.exit(1);
 }
-const demo = config.seedDemo ? await ensureDemoTenant(service.services) : null;
-if (demo) service.services.simulators = await startDemoGateways(service.services, demo.environmentId);
+// The sandbox wing is loaded only here, and only for the demo.
+const demo = config.seedDemo ? await (await import('./sandbox/demo')).startDemo(service.services) : null;
 
 const where = config.database.kind === 'postgresql' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.database.dataDir ?? 'memory'}`;
 const cli = operatorCommand(service.url);
@@ -47,7 +45,7 @@ const lines = [
 if (demo) {
   lines.push(
     `  demo sandbox API key: ${demo.apiKey}`,
-    `  sandbox gateways: ${Object.entries(service.services.simulators ?? {}).map(([name, sim]) => `${name} ${sim.url}`).join(', ')}`,
+    `  sandbox gateways: ${(service.services.sandbox?.running() ?? []).map(({ gateway, url }) => `${gateway} ${url}`).join(', ')}`,
     `  try: curl -H "Authorization: Bearer ${demo.apiKey}" ${service.url}/v1/auth/test`,
     `  a Pix: curl -H "Authorization: Bearer ${demo.apiKey}" ${service.url}/v1/payments -d '{"amount":1990,"method":"pix","externalId":"order-1","customer":{"name":"Maria Silva","email":"maria@example.com","document":"123.456.789-09"}}'`,
     `  then pay it: ${cli} sim pay <pay_id>   (or with the Pay button on its page in the dashboard)`,

@@ -1,10 +1,9 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
-import type { GatewayName } from './contract/enums';
 import type { Database } from './db/orm';
 import type { GatewayDirectory } from './domain/routing';
 import type { SecretBox } from './domain/secret-box';
-import type { GatewaySimulator } from './gateways';
+import type { SandboxSimulators } from './domain/sandbox-seam';
 import type { ApiKeyCache } from './domain/authenticate';
 import type { RateLimiter } from './domain/rate-limits';
 import type { Mailer } from './domain/mailer';
@@ -33,8 +32,8 @@ export interface Services {
   webhooks: WebhookRuntime;
   /** Base URL this service is reached at (PUBLIC_BASE_URL, or the listening address once started). */
   publicUrl: () => string;
-  /** Sandbox simulators running inside this process (embedded demo only). */
-  simulators: Partial<Record<GatewayName, GatewaySimulator>> | null;
+  /** The sandbox simulators running inside this process (the embedded demo, tests), through their one seam; null elsewhere. */
+  sandbox: SandboxSimulators | null;
   /** Injectable clock, so month boundaries and windows are testable. */
   now: () => Date;
 }

@@ -7,6 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { inProcessSandbox } from '../../server/sandbox/in-process';
 import { startSandbox } from '../../test/support/gateways';
 import { call, validPayment } from '../../test/support/http';
 import { startTestService } from '../../test/support/service';
@@ -26,7 +27,7 @@ try {
   await admin.environments.create({ projectId: project.id, kind: 'production' });
   const environmentId = sandboxEnv.id;
   const sandbox = await startSandbox(service, environmentId, { PIX: 'gateway_a', CARD: 'gateway_b', SUBSCRIPTION: 'gateway_a' });
-  service.services.simulators = sandbox.sims;
+  service.services.sandbox = inProcessSandbox(sandbox.sims);
   const key = await admin.apiKeys.create({ environmentId, name: 'checkout-server' });
   await admin.apiKeys.create({ environmentId, name: 'backoffice-sync' });
   await admin.apiKeys.setRateLimits({ apiKeyId: key.id, limits: { payments_create: 600 } });
@@ -96,7 +97,7 @@ try {
   } finally {
     await browser.close();
   }
-  service.services.simulators = null;
+  service.services.sandbox = null;
   await sandbox.close();
 } finally {
   await receiver.close();

@@ -14,9 +14,8 @@ import { Payment } from '../domain/payments/payment';
 import { Subscription } from '../domain/subscriptions/subscription';
 import { WEBHOOK_EVENT_TYPES } from '../contract/event-types';
 import { notFound, operatorRefusal } from '../domain/refusal';
-import { PAYMENT_OUTCOMES, runningSimulators, simulatePayment, simulateSubscription, simulatorOf, SUBSCRIPTION_OUTCOMES, triggerEvent } from '../domain/sandbox';
-import { SIM_OPERATIONS } from '../contract/simulator-operations';
-import { faultSchema } from '../gateways/simulator/faults';
+import { runningSimulators, sandboxOf, simulatePayment, simulateSubscription, triggerEvent } from '../domain/sandbox';
+import { faultSchema, PAYMENT_OUTCOMES, SIM_OPERATIONS, SUBSCRIPTION_OUTCOMES } from '../contract/sandbox-controls';
 import { environmentAccess, recordAccess, requireOperator } from './access';
 import { adminProcedure, adminT as t, type AdminContext } from './procedure';
 
@@ -56,13 +55,13 @@ export const simulatorsRouter = t.router({
     .input(z.strictObject({ gateway: z.enum(GATEWAY_NAMES), operation: z.enum(SIM_OPERATIONS), fault: faultSchema, times: z.int().min(1).max(1000).default(1) }))
     .mutation(({ ctx, input }) => {
       requireOperator(ctx.actor);
-      simulatorOf(ctx.services, input.gateway).injectFault(input.operation, input.fault, input.times);
+      sandboxOf(ctx.services, input.gateway).injectFault(input.gateway, input.operation, input.fault, input.times);
       return { gateway: input.gateway, operation: input.operation, fault: input.fault, times: input.times };
     }),
 
   clearFaults: adminProcedure.input(z.strictObject({ gateway: z.enum(GATEWAY_NAMES) })).mutation(({ ctx, input }) => {
     requireOperator(ctx.actor);
-    simulatorOf(ctx.services, input.gateway).clearFaults();
+    sandboxOf(ctx.services, input.gateway).clearFaults(input.gateway);
     return { gateway: input.gateway, cleared: true };
   }),
 
@@ -80,7 +79,7 @@ export const simulatorsRouter = t.router({
     .input(z.strictObject({ gateway: z.enum(GATEWAY_NAMES), last: z.int().min(1).max(1000).default(1), reverse: z.boolean().default(false) }))
     .mutation(async ({ ctx, input }) => {
       requireOperator(ctx.actor);
-      const sent = await simulatorOf(ctx.services, input.gateway).replayWebhooks({ last: input.last, reverse: input.reverse });
-      return { gateway: input.gateway, replayed: sent.map((delivery) => delivery.event) };
+      const replayed = await sandboxOf(ctx.services, input.gateway).replayWebhooks(input.gateway, { last: input.last, reverse: input.reverse });
+      return { gateway: input.gateway, replayed };
     }),
 });

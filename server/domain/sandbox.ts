@@ -5,18 +5,18 @@
  * like a real gateway would.
  */
 import type { GatewayName } from '../contract/enums';
-import { isRefusal, operatorRefusal } from './refusal';
+import type { PaymentOutcome, SubscriptionOutcome } from '../contract/sandbox-controls';
+import type { SandboxSimulators } from './sandbox-seam';
+import { isRefusal, notFound, operatorRefusal } from './refusal';
 import { CreatePaymentInput } from '../contract/schemas/payment';
 import { CreateSubscriptionInput } from '../contract/schemas/subscription';
 import { Environment, OutboxEvent } from '../db/entities';
 import { Payment } from './payments/payment';
 import { Subscription } from './subscriptions/subscription';
 import type { EntityManager } from '../db/orm';
-import { isSimulatorRefusal, type GatewaySimulator } from '../gateways';
 import type { Services } from '../services';
 import type { WebhookEventType } from '../contract/event-types';
 import { randomToken } from '../contract/ids';
-import { notFound, Refusal } from './refusal';
 import { cancelPayment } from './payments/cancel';
 import { createPayment } from './payments/create';
 import { paymentBody } from './payments/view';
@@ -25,62 +25,37 @@ import { cancelSubscription } from './subscriptions/cancel';
 import { createSubscription } from './subscriptions/create';
 import { subscriptionBody } from './subscriptions/view';
 
-export const PAYMENT_OUTCOMES = ['pay', 'decline', 'expire'] as const;
-export const SUBSCRIPTION_OUTCOMES = ['complete-checkout', 'renew', 'charge-failure', 'past-due', 'end-trial'] as const;
-export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
-export type SubscriptionOutcome = (typeof SUBSCRIPTION_OUTCOMES)[number];
-
-export function simulatorOf(services: Services, gateway: GatewayName): GatewaySimulator {
-  const simulator = services.simulators?.[gateway];
-  if (!simulator) throw operatorRefusal('unavailable', `No simulator of ${gateway} runs in this service; only the embedded demo runs them.`);
-  return simulator;
+/** The sandbox, or the operator's refusal when this service runs none. */
+export function sandboxOf(services: Services, gateway: GatewayName): SandboxSimulators {
+  const sandbox = services.sandbox;
+  if (!sandbox?.running().some((running) => running.gateway === gateway)) {
+    throw operatorRefusal('unavailable', `No simulator of ${gateway} runs in this service; only the embedded demo runs them.`);
+  }
+  return sandbox;
 }
 
-export const runningSimulators = (services: Services) =>
-  Object.entries(services.simulators ?? {}).map(([gateway, simulator]) => ({ gateway: gateway as GatewayName, url: simulator.url }));
+export const runningSimulators = (services: Services) => services.sandbox?.running() ?? [];
 
-/**
- * The simulator refuses an action its record's state does not allow (paying a
- * paid payment): the operator hears a conflict that says why, not an internal
- * failure.
- */
-async function refusedAsConflict(what: string, id: string, act: () => unknown): Promise<void> {
-  try {
-    await act();
-  } catch (error) {
-    if (isSimulatorRefusal(error) && error.status >= 400 && error.status < 500) {
-      throw operatorRefusal('conflict', `${what} ${id} cannot do that now: the sandbox gateway says its ${error.message}.`);
-    }
-    throw error;
-  }
+/** The simulator refused the action in the record's state: the operator hears a conflict that says why, not an internal failure. */
+function refusedAsConflict(what: string, id: string, reason: string | null): void {
+  if (reason) throw operatorRefusal('conflict', `${what} ${id} cannot do that now: the sandbox gateway says its ${reason}.`);
 }
 
 export async function simulatePayment(em: EntityManager, services: Services, paymentId: string, outcome: PaymentOutcome) {
   const payment = await em.findOne(Payment, { id: paymentId });
   if (!payment) throw notFound('Payment', paymentId);
-  const simulator = simulatorOf(services, payment.gateway);
+  const sandbox = sandboxOf(services, payment.gateway);
   if (!payment.gatewayRef) throw operatorRefusal('unavailable', `Payment ${payment.id} is not registered at its gateway.`);
-  const act = { pay: simulator.payPayment, decline: simulator.declinePayment, expire: simulator.expirePayment }[outcome];
-  await refusedAsConflict('Payment', payment.id, () => act.call(simulator, payment.gatewayRef!));
-  await simulator.flushWebhooks();
+  refusedAsConflict('Payment', payment.id, await sandbox.payment(payment.gateway, payment.gatewayRef, outcome));
   return paymentBody(await em.fork().findOneOrFail(Payment, { id: payment.id }));
 }
 
 export async function simulateSubscription(em: EntityManager, services: Services, subscriptionId: string, outcome: SubscriptionOutcome) {
   const subscription = await em.findOne(Subscription, { id: subscriptionId });
   if (!subscription) throw notFound('Subscription', subscriptionId);
-  const simulator = simulatorOf(services, subscription.gateway);
+  const sandbox = sandboxOf(services, subscription.gateway);
   if (!subscription.gatewayRef) throw operatorRefusal('unavailable', `Subscription ${subscription.id} is not registered at its gateway.`);
-  const ref = subscription.gatewayRef;
-  const act = {
-    'complete-checkout': () => simulator.completeCheckout(ref),
-    renew: () => simulator.renewSubscription(ref),
-    'charge-failure': () => simulator.failSubscriptionCharge(ref),
-    'past-due': () => simulator.markPastDue(ref),
-    'end-trial': () => simulator.endTrial(ref),
-  }[outcome];
-  await refusedAsConflict('Subscription', subscription.id, act);
-  await simulator.flushWebhooks();
+  refusedAsConflict('Subscription', subscription.id, await sandbox.subscription(subscription.gateway, subscription.gatewayRef, outcome));
   return subscriptionBody(await em.fork().findOneOrFail(Subscription, { id: subscription.id }));
 }
 

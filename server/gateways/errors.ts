@@ -74,14 +74,3 @@ export class GatewayConfigError extends Error {
     this.name = 'GatewayConfigError';
   }
 }
-
-/** The name a sandbox simulator gives the refusal of an action its record's state does not allow (paying a paid payment). */
-export const SIMULATOR_REFUSAL = 'SimControlError';
-
-/**
- * A simulator's refusal, told by its name rather than its class: callers such
- * as the operator's simulator actions must not load the simulators' modules,
- * which only the sandbox does.
- */
-export const isSimulatorRefusal = (error: unknown): error is Error & { status: number } =>
-  error instanceof Error && error.name === SIMULATOR_REFUSAL && typeof (error as { status?: unknown }).status === 'number';

@@ -75,7 +75,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
   // Gateway calls pass the same address guard as webhook deliveries, at connect time (production; see gatewayUrlPolicy).
   const connector = gatewayUrlPolicy(config).allowLocal ? undefined : guardedConnector(webhooks.resolveHost, config.gatewayTimeouts.connectMs);
   const gateways = new GatewayDirectory(secrets, { timeouts: config.gatewayTimeouts, connector });
-  const services: Services = { config, log, db, rateLimiter, loginThrottle, apiKeys, mailer, secrets, gateways, outbox: { notify: () => {} }, webhooks, publicUrl: () => publicUrl, simulators: null, now: options.now ?? (() => new Date()) };
+  const services: Services = { config, log, db, rateLimiter, loginThrottle, apiKeys, mailer, secrets, gateways, outbox: { notify: () => {} }, webhooks, publicUrl: () => publicUrl, sandbox: null, now: options.now ?? (() => new Date()) };
   // The dispatcher replaces the no-op outbox; without it (WEBHOOK_DISPATCHER=false) another instance delivers.
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(services) : null;
   if (dispatcher) services.outbox = dispatcher;
@@ -112,7 +112,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
       await webhooks.close();
       await gateways.close();
       await mailer.close();
-      await Promise.all(Object.values(services.simulators ?? {}).map((simulator) => simulator.close()));
+      await services.sandbox?.close();
       await rateLimiter.close();
       await shared?.close();
       await db.close();

@@ -2,8 +2,10 @@
  * The shape of server/: no import circle anywhere, the domain and the
  * entities never reach up into the HTTP, API or webhook-delivery layers,
  * storage (db/) never reaches into the domain's rules, and
- * the service's entry point does not load the sandbox simulators (they are
- * imported on demand when the embedded sandbox starts), and the operator
+ * the service's entry point does not load the sandbox wing (server/sandbox/:
+ * simulators, their faults, the demo; main.ts imports it on demand when the
+ * embedded demo starts, and the domain drives it through one seam,
+ * `Services.sandbox`), and the operator
  * CLI (cli/) is a client: it loads the contract and nothing else of the
  * server.
  */
@@ -52,11 +54,19 @@ describe('server/ layers', () => {
     expect(builders).toEqual([]);
   });
 
-  it('does not load the sandbox simulators from the service entry point', async () => {
+  it('does not load the sandbox wing from the service entry point', async () => {
     const result = await graph(`${SERVER}main.ts`, { runtimeOnly: true });
     const loaded = Object.keys(result.obj());
     expect(loaded).toContain('runtime/service.ts');
-    expect(loaded.filter((file) => /^gateways\/(sandbox\.ts|gateway_[abc]\/simulator\.ts|simulator\/(server|control|webhooks|fixtures)\.ts)$/.test(file))).toEqual([]);
+    expect(loaded.filter((file) => file.startsWith('sandbox/'))).toEqual([]);
+  });
+
+  it('reaches the sandbox wing only through its seam: nothing outside it imports it at run time', async () => {
+    const result = await graph(SERVER, { runtimeOnly: true });
+    const inward = Object.entries(result.obj()).flatMap(([file, imports]) =>
+      file.startsWith('sandbox/') ? [] : imports.filter((target) => target.startsWith('sandbox/')).map((target) => `${file} → ${target}`),
+    );
+    expect(inward).toEqual([]);
   });
 });
 

@@ -149,8 +149,7 @@ const mentionsOrganization = (reply: Reply) => {
 };
 
 beforeAll(async () => {
-  world = await startSandboxedService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' }, routes: { PIX: 'gateway_a', CARD: 'gateway_b', SUBSCRIPTION: 'gateway_b' } });
-  world.service.services.simulators = world.sandbox.sims;
+  world = await startSandboxedService({ simulatorsInService: true, env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' }, routes: { PIX: 'gateway_a', CARD: 'gateway_b', SUBSCRIPTION: 'gateway_b' } });
   const admin = world.service.admin;
   const tenant = world.tenant;
   other = await createTenant(world.service);
@@ -206,7 +205,6 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  if (world) world.service.services.simulators = null;
   await receiver?.close();
   await world?.stop();
 });

@@ -33,8 +33,7 @@ const member = (organizationId: string, role: MemberRole) =>
 const allDeliveries = async () => (await admin().webhooks.listDeliveries({ environmentId: env(), limit: 500 })).items;
 
 beforeAll(async () => {
-  world = await startSandboxedService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' }, routes: { PIX: 'gateway_a' } });
-  world.service.services.simulators = world.sandbox.sims;
+  world = await startSandboxedService({ simulatorsInService: true, env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' }, routes: { PIX: 'gateway_a' } });
   [receiverA, receiverB] = await Promise.all([startReceiver(), startReceiver()]);
   receiverA.answer({ status: 500, body: 'nope' });
   receiverB.answer({ status: 500, body: 'nope' });
@@ -54,7 +53,6 @@ beforeAll(async () => {
   }, 20_000);
 }, 60_000);
 afterAll(async () => {
-  if (world) world.service.services.simulators = null;
   await Promise.all([receiverA?.close(), receiverB?.close()]);
   await world?.stop();
 });

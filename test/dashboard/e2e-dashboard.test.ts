@@ -24,8 +24,7 @@ let environmentId: string;
 beforeAll(async () => {
   if (!chromiumAvailable) return;
   buildDashboard();
-  sandboxed = await startSandboxedService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true' }, routes: { PIX: 'gateway_a' } });
-  sandboxed.service.services.simulators = sandboxed.sandbox.sims;
+  sandboxed = await startSandboxedService({ simulatorsInService: true, env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true' }, routes: { PIX: 'gateway_a' } });
   baseUrl = sandboxed.service.url;
   environmentId = sandboxed.tenant.environmentId;
   receiver = await startReceiver();
@@ -40,7 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await receiver?.close();
-  if (sandboxed) sandboxed.service.services.simulators = null;
   await sandboxed?.stop();
 });
 

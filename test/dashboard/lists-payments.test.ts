@@ -31,8 +31,7 @@ async function pay(name: string, method: 'pix' | 'card', externalId: string) {
 }
 
 beforeAll(async () => {
-  world = await startSandboxedService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' }, routes: { PIX: 'gateway_a', CARD: 'gateway_b' } });
-  world.service.services.simulators = world.sandbox.sims;
+  world = await startSandboxedService({ simulatorsInService: true, env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' }, routes: { PIX: 'gateway_a', CARD: 'gateway_b' } });
   receiver = await startReceiver();
   await admin().webhooks.createEndpoint({ environmentId: world.tenant.environmentId, url: receiver.url() });
   other = await createTenant(world.service);
@@ -55,7 +54,6 @@ beforeAll(async () => {
     .execute(`update payments set created_at = ? where id in (?, ?, ?, ?, ?)`, [tiedAt, ids.pix2, ids.pix3, ids.pix4, ids.card1, ids.card2]);
 }, 60_000);
 afterAll(async () => {
-  if (world) world.service.services.simulators = null;
   await receiver?.close();
   await world?.stop();
 });

@@ -40,8 +40,7 @@ async function pay(name: string, externalId: string, amount: number) {
 }
 
 beforeAll(async () => {
-  world = await startSandboxedService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' }, routes: { PIX: 'gateway_a', SUBSCRIPTION: 'gateway_b' } });
-  world.service.services.simulators = world.sandbox.sims;
+  world = await startSandboxedService({ simulatorsInService: true, env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' }, routes: { PIX: 'gateway_a', SUBSCRIPTION: 'gateway_b' } });
   receiver = await startReceiver();
   receiver.answer({ status: 503, body: 'down' });
   await admin().webhooks.createEndpoint({ environmentId: world.tenant.environmentId, url: receiver.url() });
@@ -66,7 +65,6 @@ beforeAll(async () => {
   await sql(`update subscriptions set created_at = ? where id = ?`, [new Date(Date.now() - 40 * DAY), ids.old]);
 }, 60_000);
 afterAll(async () => {
-  if (world) world.service.services.simulators = null;
   await receiver?.close();
   await world?.stop();
 });

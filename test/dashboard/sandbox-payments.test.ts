@@ -19,12 +19,10 @@ const as = (role: MemberRole) =>
 const testPayment = (overrides: Record<string, unknown> = {}) => ({ ...validPayment(overrides), currency: 'BRL' as const, method: 'pix' as const });
 
 beforeAll(async () => {
-  world = await startSandboxedService({ routes: { PIX: 'gateway_a', CARD: 'gateway_b' } });
-  world.service.services.simulators = world.sandbox.sims;
+  world = await startSandboxedService({ simulatorsInService: true, routes: { PIX: 'gateway_a', CARD: 'gateway_b' } });
   productionEnvironmentId = (await world.service.admin.environments.create({ projectId: world.tenant.projectId, kind: 'production' })).id;
 }, 60_000);
 afterAll(async () => {
-  if (world) world.service.services.simulators = null;
   await world?.stop();
 });
 

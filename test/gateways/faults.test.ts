@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_NAMES, type GatewayName } from '../../server/contract/enums';
-import type { Fault, SimOperation } from '../../server/gateways/sandbox';
+import type { Fault, SimOperation } from '../../server/contract/sandbox-controls';
 import { CUSTOMER, expectApiError, settledWithin, startGateway, subscriptionInput, type GatewayUnderTest } from './support/harness';
 
 const BOUND_MS = 3_000;

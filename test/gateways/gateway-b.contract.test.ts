@@ -1,7 +1,7 @@
 /** gateway_b adapter against its simulator over real sockets: every operation, its webhooks, their authenticity. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { pixTxid } from '../../server/gateways/simulator/brcode';
+import { pixTxid } from '../../server/sandbox/simulator/brcode';
 import { CREDENTIALS, CUSTOMER, expectApiError, settledWithin, startGateway, subscriptionInput, type GatewayUnderTest } from './support/harness';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 

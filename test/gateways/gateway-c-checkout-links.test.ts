@@ -5,7 +5,7 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { gatewayCSeededPlans } from '../../server/gateways/sandbox';
+import { gatewayCSeededPlans } from '../../server/sandbox/simulators';
 import { CUSTOMER, expectApiError, startGateway, subscriptionInput, type GatewayUnderTest } from './support/harness';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 

@@ -9,7 +9,7 @@ import { hasError, parsePix, type PixObjects } from 'pix-utils';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentSnapshot } from '../../server/gateways/adapter';
-import { buildBrCode, crc16Ccitt, emvAmount, emvText, pixTxid } from '../../server/gateways/simulator/brcode';
+import { buildBrCode, crc16Ccitt, emvAmount, emvText, pixTxid } from '../../server/sandbox/simulator/brcode';
 import { CUSTOMER, startGateway, type GatewayUnderTest } from './support/harness';
 
 interface Tlv {

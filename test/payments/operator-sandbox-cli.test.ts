@@ -3,25 +3,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxEvent } from '../../server/db/entities';
 import { cli } from '../support/cli';
 import { call, validPayment } from '../support/http';
-import { startSandbox, type Sandbox } from '../support/gateways';
-import { startTestService, type TestService } from '../support/service';
-import { createTenant, type TestTenant } from '../support/tenant';
+import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
+import type { TestService } from '../support/service';
+import type { TestTenant } from '../support/tenant';
 
+let world: SandboxedService;
 let service: TestService;
 let tenant: TestTenant;
-let sandbox: Sandbox;
 
 beforeAll(async () => {
-  service = await startTestService();
-  tenant = await createTenant(service);
-  sandbox = await startSandbox(service, tenant.environmentId, { CARD: 'gateway_a', SUBSCRIPTION: 'gateway_b' });
   // What the embedded demo does: the simulators run inside the service.
-  service.services.simulators = sandbox.sims;
+  world = await startSandboxedService({ simulatorsInService: true, routes: { CARD: 'gateway_a', SUBSCRIPTION: 'gateway_b' } });
+  ({ service, tenant } = world);
 });
 afterAll(async () => {
-  if (service) service.services.simulators = null; // the sandbox closes them itself
-  await sandbox?.close();
-  await service?.stop();
+  await world?.stop();
 });
 
 const create = (body: unknown) => call(service.url, 'POST', '/v1/payments', { key: tenant.apiKey, body });
@@ -54,11 +50,12 @@ describe('payments-admin sim', () => {
   });
 
   it('says clearly when no simulator runs for a gateway', async () => {
-    service.services.simulators = null;
+    const plugged = service.services.sandbox;
+    service.services.sandbox = null;
     const payment = (await create(validPayment({ method: 'card' }))).body;
     const reply = await cli(service, ['sim', 'pay', payment.id]);
     expect(reply.code).not.toBe(0);
     expect(reply.stderr).toMatch(/No simulator of gateway_a/);
-    service.services.simulators = sandbox.sims;
+    service.services.sandbox = plugged;
   });
 });

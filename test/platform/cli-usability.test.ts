@@ -55,8 +55,7 @@ const admin = (args: string[], env: Record<string, string> = {}) =>
   run(process.execPath, [BIN, '--url', sandboxed.service.url, '--token', sandboxed.service.adminToken, ...args], env);
 
 beforeAll(async () => {
-  sandboxed = await startSandboxedService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '200' }, routes: { PIX: 'gateway_b', CARD: 'gateway_a' } });
-  sandboxed.service.services.simulators = sandboxed.sandbox.sims;
+  sandboxed = await startSandboxedService({ simulatorsInService: true, env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '200' }, routes: { PIX: 'gateway_b', CARD: 'gateway_a' } });
   // A receiver that refuses everything, so deliveries carry long error texts.
   receiver = await startReceiver();
   receiver.answer({ status: 500, body: 'receiver says no: '.repeat(20) });
@@ -68,7 +67,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => other?.close(resolve));
   await receiver?.close();
-  if (sandboxed) sandboxed.service.services.simulators = null;
   await sandboxed?.stop();
 });
 

@@ -44,13 +44,11 @@ describe('log lines of requests, gateways and deliveries', () => {
     eventually(async () => lines().find((line) => (line.req as { method?: string; path?: string } | undefined)?.method === method && (line.req as { path: string }).path === path && (line.res as { statusCode: number } | undefined)?.statusCode === status), 5_000, `${method} ${path} ${status}`);
 
   beforeAll(async () => {
-    sandboxed = await startSandboxedService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '200' }, routes: { PIX: 'gateway_b', CARD: 'gateway_a' } });
-    sandboxed.service.services.simulators = sandboxed.sandbox.sims;
+    sandboxed = await startSandboxedService({ simulatorsInService: true, env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '200' }, routes: { PIX: 'gateway_b', CARD: 'gateway_a' } });
     receiver = await startReceiver();
   });
   afterAll(async () => {
     await receiver?.close();
-    if (sandboxed) sandboxed.service.services.simulators = null;
     await sandboxed?.stop();
   });
 

@@ -17,7 +17,7 @@ import { simulatorCredentials } from '../support/gateways';
 import { call, validPayment, type Reply } from '../support/http';
 import { startTestService, startTwoNodes, type TestService, type TwoNodes } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
-import { gatewaySimulators, type GatewaySimulator } from '../../server/gateways/sandbox';
+import { gatewaySimulators, type GatewaySimulator } from '../../server/sandbox/simulators';
 
 let nodes: TestService[];
 let stopAll: () => Promise<void>;

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { GatewayName, RoutingMethod } from '../../server/contract/enums';
-import { gatewaySimulators, type GatewaySimulator } from '../../server/gateways/sandbox';
+import { gatewaySimulators, type GatewaySimulator } from '../../server/sandbox/simulators';
 import type { TestService } from './service';
 
 const secret = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;

@@ -76,12 +76,12 @@ describe('payments-admin webhook listen and trigger', () => {
   let listener: Listener;
 
   beforeAll(async () => {
+    // What the embedded demo does: the simulators run inside the service.
     sandboxed = await startSandboxedService({
+      simulatorsInService: true,
       env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '200' },
       routes: { PIX: 'gateway_b', CARD: 'gateway_a', SUBSCRIPTION: 'gateway_c' },
     });
-    // What the embedded demo does: the simulators run inside the service.
-    sandboxed.service.services.simulators = sandboxed.sandbox.sims;
     local = await startReceiver();
     registered = await startReceiver();
     // A registered endpoint of the same environment, to compare what it receives with what the listener forwards.
@@ -92,7 +92,6 @@ describe('payments-admin webhook listen and trigger', () => {
     if (listener && listener.child.exitCode === null) listener.child.kill('SIGKILL');
     await local?.close();
     await registered?.close();
-    if (sandboxed) sandboxed.service.services.simulators = null; // the sandbox closes them itself
     await sandboxed?.stop();
   });
 

@@ -7,7 +7,7 @@ import { GatewayFailure } from '../../../server/gateways/errors';
 import { toApiError } from '../../../server/http/error-translation';
 import type { GatewayAdapter, GatewayCustomer } from '../../../server/gateways/adapter';
 import { createGatewayAdapter } from '../../../server/gateways/index';
-import { gatewaySimulators, type GatewaySimulator } from '../../../server/gateways/sandbox';
+import { gatewaySimulators, type GatewaySimulator } from '../../../server/sandbox/simulators';
 
 export const CREDENTIALS = {
   gateway_a: { secretKey: 'sk_sim_a_0123456789', webhookSecret: 'whsec_a_0123456789' },

@@ -1,4 +1,4 @@
-/** In-memory gateway_b speaking PROTOCOL.md over real HTTP, with the common `/_sim/` control surface. */
+/** In-memory gateway_b speaking gateways/gateway_b/PROTOCOL.md over real HTTP, with the common `/_sim/` control surface. */
 import { z } from 'zod';
 import type { SubscriptionInterval } from '../../contract/enums';
 import { sandboxPix, warmUpQr, type SandboxPixReceiver } from '../simulator/brcode';
@@ -7,9 +7,9 @@ import { buildHandle, controlRoutes, type GatewaySimulator, type SimulatorAction
 import { addDays, addInterval, DEFAULT_CARD, found, newId, requireOpen, returnUrlSchema } from '../simulator/fixtures';
 import { SimControlError, startSimServer, type SimProtocol, type SimResponse, type SimRoute } from '../simulator/server';
 import { WebhookDispatcher } from '../simulator/webhooks';
-import { headerValue, safeEqual } from '../signing';
-import { reaisToCents } from './money';
-import { credentialsSchema, TOKEN_HEADER, type Assinatura, type Cobranca, type GatewayBCredentials } from './wire';
+import { headerValue, safeEqual } from '../../gateways/signing';
+import { reaisToCents } from '../../gateways/gateway_b/money';
+import { credentialsSchema, TOKEN_HEADER, type Assinatura, type Cobranca, type GatewayBCredentials } from '../../gateways/gateway_b/wire';
 
 const MAX_PARCELAS = 24;
 const OPEN_COBRANCA = ['PENDENTE', 'EM_ANALISE', 'AUTORIZADO'];

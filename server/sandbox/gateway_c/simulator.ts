@@ -1,11 +1,11 @@
-/** In-memory gateway_c speaking PROTOCOL.md over real HTTP, with the common `/_sim/` control surface. */
+/** In-memory gateway_c speaking gateways/gateway_c/PROTOCOL.md over real HTTP, with the common `/_sim/` control surface. */
 import { z } from 'zod';
 import { hostedCheckoutRoutes, withParams, type CheckoutOutcome } from '../simulator/checkout-page';
 import { buildHandle, controlRoutes, type GatewaySimulator, type SimulatorActions, type SimulatorOptions } from '../simulator/control';
 import { addDays, addInterval, DEFAULT_CARD, found, newId, requireOpen, returnUrlSchema } from '../simulator/fixtures';
 import { SimControlError, startSimServer, type SimProtocol, type SimRequest, type SimResponse, type SimRoute } from '../simulator/server';
 import { WebhookDispatcher } from '../simulator/webhooks';
-import { hmacSha256, headerValue, safeEqual } from '../signing';
+import { hmacSha256, headerValue, safeEqual } from '../../gateways/signing';
 import {
   credentialsSchema,
   SIGNATURE_HEADER,
@@ -14,7 +14,7 @@ import {
   type WireCheckoutLink,
   type WirePlan,
   type WireSubscription,
-} from './wire';
+} from '../../gateways/gateway_c/wire';
 
 const MAX_INSTALLMENTS = 24;
 const LINK_LIFETIME_MS = 24 * 3_600_000;

@@ -7,9 +7,8 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SimOperation } from '../../contract/simulator-operations';
-import { FaultQueue, type Fault } from './faults';
-import { SIMULATOR_REFUSAL } from '../errors';
+import type { Fault, SimOperation } from '../../contract/sandbox-controls';
+import { FaultQueue } from './faults';
 
 export interface SimRequest {
   method: string;
@@ -58,7 +57,7 @@ export interface SimProtocol {
 
 /** A control action on something that does not exist or cannot move. */
 export class SimControlError extends Error {
-  override name = SIMULATOR_REFUSAL;
+  override name = 'SimControlError';
   constructor(
     readonly status: number,
     message: string,

@@ -12,8 +12,8 @@ import { User } from '../db/entities';
 import { verifyPassword } from '../domain/people/passwords';
 import type { Services } from '../services';
 import { DEMO_KEY_FILE, readLocalSecret, writeLocalSecret } from '../runtime/local-secrets';
-import { adminContext } from './procedure';
-import { adminRouter } from './router';
+import { adminContext } from '../admin/procedure';
+import { adminRouter } from '../admin/router';
 
 export interface DemoTenant {
   organizationId: string;

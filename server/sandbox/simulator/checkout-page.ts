@@ -11,7 +11,7 @@
  * the create carried one, each gateway adding its own query parameters.
  */
 import type { SubscriptionInterval } from '../../contract/enums';
-import type { CardSummary } from '../adapter';
+import type { CardSummary } from '../../gateways/adapter';
 import type { GatewaySimulator } from './control';
 import { SimControlError, type SimRequest, type SimResponse, type SimRoute } from './server';
 

@@ -8,7 +8,7 @@ import '../../runtime/require-node';
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { GATEWAY_NAMES, type GatewayName } from '../../contract/enums';
-import { gatewaySimulators, type GatewaySimulator } from '../sandbox';
+import { gatewaySimulators, type GatewaySimulator } from '../simulators';
 
 const program = new Command('simulator')
   .argument('<gateway>', GATEWAY_NAMES.join('|'))

@@ -1,10 +1,30 @@
 /**
- * Faults a simulator injects into its next N calls of one operation, so tests
- * and local runs can rehearse every way a real gateway misbehaves.
+ * What an operator can make the sandbox do, as the internal API, the
+ * dashboard and the CLI name it: outcomes a customer or a gateway brings to
+ * one of our payments or subscriptions, and faults the next calls of a
+ * gateway operation suffer. Here so every caller can list and check them
+ * without loading the simulators (server/sandbox/).
  */
 import { z } from 'zod';
-import type { SimOperation } from '../../contract/simulator-operations';
 
+export const PAYMENT_OUTCOMES = ['pay', 'decline', 'expire'] as const;
+export const SUBSCRIPTION_OUTCOMES = ['complete-checkout', 'renew', 'charge-failure', 'past-due', 'end-trial'] as const;
+export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
+export type SubscriptionOutcome = (typeof SUBSCRIPTION_OUTCOMES)[number];
+
+export const SIM_OPERATIONS = [
+  'createPayment',
+  'getPayment',
+  'cancelPayment',
+  'getPixQrCode',
+  'createSubscription',
+  'getSubscription',
+  'cancelSubscription',
+  'getPlan',
+] as const;
+export type SimOperation = (typeof SIM_OPERATIONS)[number];
+
+/** How the next calls of one operation misbehave, so tests and local runs rehearse every way a real gateway fails. */
 export const faultSchema = z.discriminatedUnion('kind', [
   /** Answers normally after a delay. */
   z.object({ kind: z.literal('latency'), ms: z.number().int().min(0).max(600_000) }),
@@ -21,27 +41,3 @@ export const faultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('drop_response') }),
 ]);
 export type Fault = z.infer<typeof faultSchema>;
-
-export class FaultQueue {
-  private readonly pending = new Map<SimOperation, { fault: Fault; remaining: number }[]>();
-
-  inject(operation: SimOperation, fault: Fault, times = 1): void {
-    const queue = this.pending.get(operation) ?? [];
-    queue.push({ fault, remaining: Math.max(1, Math.trunc(times)) });
-    this.pending.set(operation, queue);
-  }
-
-  /** The fault for this call, if any; each call uses one of its N. */
-  take(operation: SimOperation): Fault | undefined {
-    const queue = this.pending.get(operation);
-    const head = queue?.[0];
-    if (!queue || !head) return undefined;
-    head.remaining -= 1;
-    if (head.remaining <= 0) queue.shift();
-    return head.fault;
-  }
-
-  clear(): void {
-    this.pending.clear();
-  }
-}

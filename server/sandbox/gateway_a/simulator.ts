@@ -1,14 +1,14 @@
-/** In-memory gateway_a speaking PROTOCOL.md over real HTTP, with the common `/_sim/` control surface. */
+/** In-memory gateway_a speaking gateways/gateway_a/PROTOCOL.md over real HTTP, with the common `/_sim/` control surface. */
 import { z } from 'zod';
-import type { CardSummary } from '../adapter';
+import type { CardSummary } from '../../gateways/adapter';
 import { QrImages, sandboxPixCode, type SandboxPixReceiver } from '../simulator/brcode';
 import { hostedCheckoutRoutes, withParams, type CheckoutOutcome } from '../simulator/checkout-page';
 import { buildHandle, controlRoutes, type GatewaySimulator, type SimulatorActions, type SimulatorOptions } from '../simulator/control';
 import { addDays, addInterval, DEFAULT_CARD, found, newId, requireOpen, returnUrlSchema } from '../simulator/fixtures';
 import { SimControlError, startSimServer, type SimProtocol, type SimRequest, type SimResponse, type SimRoute } from '../simulator/server';
 import { WebhookDispatcher } from '../simulator/webhooks';
-import { hmacSha256, headerValue, safeEqual } from '../signing';
-import { credentialsSchema, SIGNATURE_HEADER, type GatewayACredentials, type WirePayment, type WireSubscription } from './wire';
+import { hmacSha256, headerValue, safeEqual } from '../../gateways/signing';
+import { credentialsSchema, SIGNATURE_HEADER, type GatewayACredentials, type WirePayment, type WireSubscription } from '../../gateways/gateway_a/wire';
 
 const MAX_INSTALLMENTS = 12;
 const OPEN_PAYMENT = ['requires_payment_method', 'requires_action', 'processing'];

@@ -10,7 +10,10 @@ import { adminContext } from '../admin/procedure';
 import { adminRouter } from '../admin/router';
 import { GATEWAY_NAMES, type GatewayName, type RoutingMethod } from '../contract/enums';
 import { GatewayAccount } from '../db/entities';
-import type { GatewaySimulator } from '../gateways';
+import type { SandboxSimulators } from '../domain/sandbox-seam';
+import { inProcessSandbox } from './in-process';
+import { gatewaySimulators } from './simulators';
+import type { GatewaySimulator } from './simulator/control';
 import type { Services } from '../services';
 
 const token = (prefix: string) => `${prefix}_${randomBytes(16).toString('hex')}`;
@@ -24,15 +27,12 @@ const NEW_CREDENTIALS: Record<GatewayName, () => Record<string, string>> = {
 /** First-start routing of the demo: each gateway shows a different side of the product. */
 const DEMO_ROUTES: Record<RoutingMethod, GatewayName> = { PIX: 'gateway_b', CARD: 'gateway_a', SUBSCRIPTION: 'gateway_c' };
 
-export type DemoSimulators = Record<GatewayName, GatewaySimulator>;
-
-export async function startDemoGateways(services: Services, environmentId: string): Promise<DemoSimulators> {
-  // Loaded here only: a service that runs no sandbox never loads the simulators.
-  const { gatewaySimulators } = await import('../gateways/sandbox');
+/** Starts the three simulators, points the demo environment's accounts at them, and answers the seam that drives them. */
+export async function startDemoGateways(services: Services, environmentId: string): Promise<SandboxSimulators> {
   const admin = adminRouter.createCaller(adminContext(services));
   const em = services.db.fork();
   const existing = new Map((await em.find(GatewayAccount, { environment: environmentId })).map((a) => [a.gateway, a]));
-  const simulators = {} as DemoSimulators;
+  const simulators = {} as Record<GatewayName, GatewaySimulator>;
   for (const gateway of GATEWAY_NAMES) {
     const account = existing.get(gateway);
     const credentials = account ? services.secrets.openJson<Record<string, string>>(account.credentialsSealed) : NEW_CREDENTIALS[gateway]();
@@ -46,5 +46,5 @@ export async function startDemoGateways(services: Services, environmentId: strin
   if ((await admin.routing.list({ environmentId })).length === 0) {
     for (const [method, gateway] of Object.entries(DEMO_ROUTES)) await admin.routing.set({ environmentId, method: method as RoutingMethod, gateway });
   }
-  return simulators;
+  return inProcessSandbox(simulators);
 }

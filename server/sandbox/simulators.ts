@@ -16,6 +16,4 @@ export const gatewaySimulators = {
 
 export { startGatewayASimulator, startGatewayBSimulator, startGatewayCSimulator, SEEDED_PLANS as gatewayCSeededPlans };
 export type { GatewaySimulator, SimulatorOptions, SimulatorStats } from './simulator/control';
-export type { Fault } from './simulator/faults';
-export type { SimOperation } from '../contract/simulator-operations';
 export type { WebhookDelivery } from './simulator/webhooks';

@@ -4,9 +4,8 @@
  * PROTOCOL.md), so tests, the dev server and curl drive outcomes alike.
  */
 import { z } from 'zod';
-import type { CardSummary } from '../adapter';
-import { SIM_OPERATIONS, type SimOperation } from '../../contract/simulator-operations';
-import { faultSchema, type Fault } from './faults';
+import type { CardSummary } from '../../gateways/adapter';
+import { faultSchema, SIM_OPERATIONS, type Fault, type SimOperation } from '../../contract/sandbox-controls';
 import { SimControlError, type RunningSimServer, type SimRequest, type SimRoute } from './server';
 import type { WebhookDelivery, WebhookDispatcher } from './webhooks';
 

@@ -1,0 +1,24 @@
+import type { GatewayName } from '../contract/enums';
+import type { Fault, PaymentOutcome, SimOperation, SubscriptionOutcome } from '../contract/sandbox-controls';
+
+/**
+ * The seam to the sandbox wing (server/sandbox/ implements it): the
+ * simulators this process runs, driven by gateway reference. Null where none
+ * runs (production, any service without the embedded demo), so nothing of
+ * the wing is loaded there.
+ */
+export interface SandboxSimulators {
+  running(): { gateway: GatewayName; url: string }[];
+  /**
+   * Does what the customer or the gateway did, and resolves once the
+   * simulator's webhooks for it were attempted: null, or the simulator's
+   * reason for refusing it in the record's state (paying a paid payment).
+   */
+  payment(gateway: GatewayName, gatewayRef: string, outcome: PaymentOutcome): Promise<string | null>;
+  subscription(gateway: GatewayName, gatewayRef: string, outcome: SubscriptionOutcome): Promise<string | null>;
+  injectFault(gateway: GatewayName, operation: SimOperation, fault: Fault, times: number): void;
+  clearFaults(gateway: GatewayName): void;
+  /** Sends the last webhooks again, optionally newest first; answers their event names. */
+  replayWebhooks(gateway: GatewayName, options: { last: number; reverse: boolean }): Promise<string[]>;
+  close(): Promise<void>;
+}
