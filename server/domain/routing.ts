@@ -13,7 +13,7 @@ import { createGatewayAdapter, gatewayCapabilities, type GatewayAdapter, type Ga
 import { raises } from './raises';
 import type { SecretBox } from './secret-box';
 
-const CACHE_TTL_MS = 5_000;
+export const CACHE_TTL_MS = 5_000;
 
 interface AccountRecord {
   id: string;
@@ -52,6 +52,8 @@ export class GatewayDirectory {
     private readonly secrets: SecretBox,
     /** Timeouts, and in production the connector that refuses non-public addresses. */
     private readonly transport: GatewayTransport = {},
+    /** Milliseconds now, for the cache's age. */
+    private readonly clock: () => number = Date.now,
   ) {}
 
   /** The gateway for a new payment or subscription, or the routing 409 that stops it. */
@@ -98,13 +100,13 @@ export class GatewayDirectory {
 
   private async load(em: EntityManager, environmentId: string): Promise<EnvironmentRouting> {
     const cached = this.routing.get(environmentId);
-    if (cached && Date.now() - cached.loadedAt < CACHE_TTL_MS) return cached;
+    if (cached && this.clock() - cached.loadedAt < CACHE_TTL_MS) return cached;
     const [rules, accounts] = await Promise.all([
       em.find(RoutingRule, { environment: environmentId }),
       em.find(GatewayAccount, { environment: environmentId }),
     ]);
     const routing: EnvironmentRouting = {
-      loadedAt: Date.now(),
+      loadedAt: this.clock(),
       rules: new Map(rules.map((rule) => [rule.method, rule.gateway])),
       accounts: new Map(accounts.map((account) => [account.gateway, toRecord(account)])),
     };

@@ -7,14 +7,14 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../support/gateways';
 import { call, validPayment } from '../support/http';
-import { startTestService, type TestService } from '../support/service';
+import type { TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
+import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { buildDashboard, chromiumAvailable, createMember, launchChromium, logIn, watchPage } from './e2e-browser';
 
+let world: SandboxedService;
 let service: TestService;
-let sandbox: Sandbox;
 let browser: Browser;
 let tenant: TestTenant;
 let other: TestTenant;
@@ -24,10 +24,9 @@ const problems: string[] = [];
 beforeAll(async () => {
   if (!chromiumAvailable) return;
   buildDashboard();
-  service = await startTestService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true' } });
-  tenant = await createTenant(service);
+  world = await startSandboxedService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true' }, routes: { PIX: 'gateway_a' } });
+  ({ service, tenant } = world);
   other = await createTenant(service);
-  sandbox = await startSandbox(service, tenant.environmentId, { PIX: 'gateway_a' });
   await service.admin.organizations.setBilling({ organizationId: tenant.organizationId, monthlyTxLimit: 1000 });
   const payment = await call(service.url, 'POST', '/v1/payments', { key: tenant.apiKey, body: validPayment({ externalId: 'seen-by-viewer' }) });
   expect(payment.status).toBe(201);
@@ -38,8 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await sandbox?.close();
-  await service?.stop();
+  await world?.stop();
 });
 
 /** A call made from the page itself, with its session cookie and CSRF token, as a tampering user would. */

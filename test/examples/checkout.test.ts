@@ -2,10 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCheckout, type RunningCheckout } from '../../examples/checkout/server';
 import { PaymentsClient } from '@service-payments/sdk';
-import { startSandbox, type Sandbox } from '../support/gateways';
-import { startTestService, type TestService } from '../support/service';
-import { createTenant, type TestTenant } from '../support/tenant';
+import type { Sandbox } from '../support/gateways';
+import type { TestService } from '../support/service';
+import type { TestTenant } from '../support/tenant';
+import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 
+let world: SandboxedService;
 let service: TestService;
 let tenant: TestTenant;
 let sandbox: Sandbox;
@@ -14,16 +16,14 @@ let client: PaymentsClient;
 const logLines: string[] = [];
 
 beforeAll(async () => {
-  service = await startTestService();
-  tenant = await createTenant(service);
-  sandbox = await startSandbox(service, tenant.environmentId, { PIX: 'gateway_a', CARD: 'gateway_a' });
+  world = await startSandboxedService({ routes: { PIX: 'gateway_a', CARD: 'gateway_a' } });
+  ({ service, tenant, sandbox } = world);
   checkout = await startCheckout({ port: 0, apiKey: tenant.apiKey, baseUrl: service.url, log: (line) => logLines.push(line) });
   client = new PaymentsClient({ apiKey: tenant.apiKey, baseUrl: service.url });
 });
 afterAll(async () => {
   await checkout?.close();
-  await sandbox?.close();
-  await service?.stop();
+  await world?.stop();
 });
 
 async function orderIdFromForm(): Promise<string> {

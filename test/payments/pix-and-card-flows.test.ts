@@ -1,22 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxEvent } from '../../server/db/entities';
 import { call, validPayment } from '../support/http';
-import { startSandbox, type Sandbox } from '../support/gateways';
-import { startTestService, type TestService } from '../support/service';
-import { createTenant, type TestTenant } from '../support/tenant';
+import type { Sandbox } from '../support/gateways';
+import type { TestService } from '../support/service';
+import type { TestTenant } from '../support/tenant';
+import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 
+let world: SandboxedService;
 let service: TestService;
 let tenant: TestTenant;
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  service = await startTestService();
-  tenant = await createTenant(service);
-  sandbox = await startSandbox(service, tenant.environmentId, { PIX: 'gateway_a', CARD: 'gateway_a' });
+  world = await startSandboxedService({ routes: { PIX: 'gateway_a', CARD: 'gateway_a' } });
+  ({ service, tenant, sandbox } = world);
 });
 afterAll(async () => {
-  await sandbox?.close();
-  await service?.stop();
+  await world?.stop();
 });
 
 const create = (body: unknown) => call(service.url, 'POST', '/v1/payments', { key: tenant.apiKey, body });

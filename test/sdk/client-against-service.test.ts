@@ -9,24 +9,24 @@ import {
   type CreatePaymentRequest,
   type CreateSubscriptionRequest,
 } from '../../sdk/src/index';
-import { startSandbox, type Sandbox } from '../support/gateways';
-import { startTestService, type TestService } from '../support/service';
+import type { Sandbox } from '../support/gateways';
+import type { TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
+import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 
+let world: SandboxedService;
 let service: TestService;
 let tenant: TestTenant;
 let sandbox: Sandbox;
 let client: PaymentsClient;
 
 beforeAll(async () => {
-  service = await startTestService();
-  tenant = await createTenant(service);
-  sandbox = await startSandbox(service, tenant.environmentId, { PIX: 'gateway_a', CARD: 'gateway_a', SUBSCRIPTION: 'gateway_b' });
+  world = await startSandboxedService({ routes: { PIX: 'gateway_a', CARD: 'gateway_a', SUBSCRIPTION: 'gateway_b' } });
+  ({ service, tenant, sandbox } = world);
   client = new PaymentsClient({ apiKey: tenant.apiKey, baseUrl: service.url, retryBaseDelayMs: 10 });
 });
 afterAll(async () => {
-  await sandbox?.close();
-  await service?.stop();
+  await world?.stop();
 });
 
 const customer = { name: 'Maria Silva', email: 'maria@example.com', document: '123.456.789-09' };

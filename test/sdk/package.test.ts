@@ -17,9 +17,9 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTestWebhook, PaymentsClient } from '@service-payments/sdk';
-import { startSandbox, type Sandbox } from '../support/gateways';
-import { startTestService, type TestService } from '../support/service';
-import { createTenant, type TestTenant } from '../support/tenant';
+import type { TestService } from '../support/service';
+import type { TestTenant } from '../support/tenant';
+import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 
 const run = promisify(execFile);
 const repo = resolve(import.meta.dirname, '../..');
@@ -30,9 +30,9 @@ const { version } = JSON.parse(readFileSync(join(sdkDir, 'package.json'), 'utf8'
 
 let work: string;
 let tarball: string;
+let world: SandboxedService;
 let service: TestService;
 let tenant: TestTenant;
-let sandbox: Sandbox;
 let hookServer: Server;
 let endpointSecret: string;
 /** A real delivery of the service, as received: raw body and headers. */
@@ -160,9 +160,8 @@ beforeAll(async () => {
   writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'merchant-app', private: true }));
   await exec('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', '--loglevel=error', tarball], work);
 
-  service = await startTestService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true' } });
-  tenant = await createTenant(service);
-  sandbox = await startSandbox(service, tenant.environmentId, { PIX: 'gateway_a' });
+  world = await startSandboxedService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true' }, routes: { PIX: 'gateway_a' } });
+  ({ service, tenant } = world);
 
   // A receiver that keeps the first delivery exactly as it arrived.
   const received: { rawBody: string; headers: IncomingHttpHeaders }[] = [];
@@ -197,8 +196,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of children) child.kill();
   await new Promise<void>((done) => (hookServer ? hookServer.close(() => done()) : done()));
-  await sandbox?.close();
-  await service?.stop();
+  await world?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

@@ -2,9 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsApiError, PaymentsClient, PaymentsTimeoutError, SDK_VERSION, type CreatePaymentRequest, type Payment } from '@service-payments/sdk';
-import { startSandbox, type Sandbox } from '../support/gateways';
-import { startTestService, type TestService } from '../support/service';
-import { createTenant, type TestTenant } from '../support/tenant';
+import type { Sandbox } from '../support/gateways';
+import type { TestService } from '../support/service';
+import type { TestTenant } from '../support/tenant';
+import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { hang, json, startFakeServer, type FakeServer } from './fake-server';
 
 const customer = { name: 'Maria Silva', email: 'maria@example.com', document: '123.456.789-09' };
@@ -13,20 +14,19 @@ const pix = (overrides: Partial<CreatePaymentRequest> = {}): CreatePaymentReques
 const rejection = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected a rejection'), (error: unknown) => error);
 
 describe('against a real service', () => {
+  let world: SandboxedService;
   let service: TestService;
   let tenant: TestTenant;
   let sandbox: Sandbox;
   let client: PaymentsClient;
 
   beforeAll(async () => {
-    service = await startTestService();
-    tenant = await createTenant(service);
-    sandbox = await startSandbox(service, tenant.environmentId, { PIX: 'gateway_a', CARD: 'gateway_a' });
+    world = await startSandboxedService({ routes: { PIX: 'gateway_a', CARD: 'gateway_a' } });
+    ({ service, tenant, sandbox } = world);
     client = new PaymentsClient({ apiKey: tenant.apiKey, baseUrl: service.url, retryBaseDelayMs: 10 });
   });
   afterAll(async () => {
-    await sandbox?.close();
-    await service?.stop();
+    await world?.stop();
   });
 
   it('a create exposes status, request id, rate limit and headers; a repeat says it was replayed', async () => {

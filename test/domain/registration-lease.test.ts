@@ -1,0 +1,140 @@
+/**
+ * The registration lease on its own (domain/registration/lease.ts), on the
+ * real database: who may call the gateway for a row that is not registered
+ * yet, what the others wait for, and what a failed call leaves behind.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EntityManager } from '../../server/db/orm';
+import { refusalOf } from '../../server/domain/gateway-calls';
+import { Payment } from '../../server/domain/payments/payment';
+import { awaitRegistration, callGatewayForRegistration } from '../../server/domain/registration/lease';
+import { Refusal } from '../../server/domain/refusal';
+import { GatewayFailure } from '../../server/gateways/errors';
+import { startTestService, type TestService } from '../support/service';
+import { createTenant, type TestTenant } from '../support/tenant';
+
+let service: TestService;
+let tenant: TestTenant;
+let counter = 0;
+
+beforeAll(async () => {
+  service = await startTestService();
+  tenant = await createTenant(service);
+});
+afterAll(() => service?.stop());
+
+/** A payment row as create-once inserts it: no gateway reference, with the given lease. */
+async function unregistered(leaseUntil: Date | null): Promise<Payment> {
+  const em = service.services.db.fork();
+  const payment = em.create(Payment, {
+    environment: tenant.environmentId,
+    externalId: `lease-${++counter}`,
+    gateway: 'gateway_a',
+    method: 'pix',
+    amount: 1990,
+    requestHash: 'a'.repeat(64),
+    registrationLeaseUntil: leaseUntil,
+  });
+  await em.flush();
+  return payment;
+}
+
+const reload = (id: string) => service.services.db.fork().findOne(Payment, { id });
+const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000);
+
+/** Registers the row as the holder of its lease would, from outside the waiting request. */
+async function registerFromElsewhere(id: string, gatewayRef: string): Promise<void> {
+  await service.services.db.fork().nativeUpdate(Payment, { id }, { gatewayRef, registrationLeaseUntil: null });
+}
+
+describe('awaitRegistration', () => {
+  it('answers a registered row at once, without calling the gateway', async () => {
+    const payment = await unregistered(null);
+    await registerFromElsewhere(payment.id, 'pi_already');
+    let calls = 0;
+    const answer = await awaitRegistration(service.services.db.fork(), service.services, Payment, payment.id, async (_em, row) => {
+      calls++;
+      return row;
+    });
+    expect(answer.gatewayRef).toBe('pi_already');
+    expect(calls).toBe(0);
+  });
+
+  it('waits while another request holds a live lease, and answers what it registered', async () => {
+    const payment = await unregistered(inSeconds(30));
+    let calls = 0;
+    const waiting = awaitRegistration(service.services.db.fork(), service.services, Payment, payment.id, async (_em, row) => {
+      calls++;
+      return row;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await registerFromElsewhere(payment.id, 'pi_by_the_holder');
+    expect((await waiting).gatewayRef).toBe('pi_by_the_holder');
+    expect(calls).toBe(0);
+  });
+
+  it('takes over a lapsed lease (its holder died) and completes the registration once, however many requests wait', async () => {
+    const payment = await unregistered(new Date(Date.now() - 1000));
+    let calls = 0;
+    const register = async (em: EntityManager, row: Payment) => {
+      calls++;
+      // While registering, the row's lease is this request's, in the future.
+      expect((await reload(row.id))!.registrationLeaseUntil!.getTime()).toBeGreaterThan(Date.now());
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await em.nativeUpdate(Payment, { id: row.id }, { gatewayRef: 'pi_taken_over', registrationLeaseUntil: null });
+      return em.fork().findOneOrFail(Payment, { id: row.id });
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => awaitRegistration(service.services.db.fork(), service.services, Payment, payment.id, register)),
+    );
+    expect(calls).toBe(1);
+    expect(answers.map((answer) => answer.gatewayRef)).toEqual(Array(5).fill('pi_taken_over'));
+  });
+
+  it('answers invalid_input when the row vanished: the gateway refused its holder, which freed the externalId', async () => {
+    const payment = await unregistered(inSeconds(30));
+    const waiting = awaitRegistration(service.services.db.fork(), service.services, Payment, payment.id, async (_em, row) => row);
+    await service.services.db.fork().nativeDelete(Payment, { id: payment.id });
+    const refusal = await waiting.then(() => null, (error: unknown) => error);
+    expect(refusal).toBeInstanceOf(Refusal);
+    expect((refusal as Refusal).code).toBe('invalid_input');
+  });
+});
+
+describe('callGatewayForRegistration', () => {
+  const failing = (failure: GatewayFailure) => async () => {
+    // As the core hears it: every adapter the routing hands out translates its failures.
+    throw refusalOf(failure);
+  };
+
+  it('removes the row when the gateway refused the request, so a corrected request can use the externalId', async () => {
+    const payment = await unregistered(inSeconds(30));
+    const call = failing(GatewayFailure.refused('gateway_a', [{ path: ['customer', 'document'], message: 'is not a valid CPF' }]));
+    const error = await callGatewayForRegistration(service.services.db.fork(), Payment, payment, call).then(() => null, (reason: unknown) => reason);
+    expect((error as Refusal).code).toBe('invalid_input');
+    expect(await reload(payment.id)).toBeNull();
+  });
+
+  it('keeps the row and releases its lease when the gateway failed otherwise, so a retry completes it at once', async () => {
+    const payment = await unregistered(inSeconds(30));
+    const error = await callGatewayForRegistration(service.services.db.fork(), Payment, payment, failing(GatewayFailure.unavailable('gateway_a', 'timed out'))).then(
+      () => null,
+      (reason: unknown) => reason,
+    );
+    expect((error as Refusal).code).toBe('gateway_error');
+    const kept = await reload(payment.id);
+    expect(kept).not.toBeNull();
+    expect(kept!.registrationLeaseUntil).toBeNull();
+    expect(kept!.gatewayRef).toBeNull();
+  });
+
+  it('never removes a row that was registered meanwhile', async () => {
+    const payment = await unregistered(inSeconds(30));
+    const call = async () => {
+      await registerFromElsewhere(payment.id, 'pi_registered_meanwhile');
+      throw refusalOf(GatewayFailure.refused('gateway_a', []));
+    };
+    await callGatewayForRegistration(service.services.db.fork(), Payment, payment, call).catch(() => undefined);
+    expect((await reload(payment.id))!.gatewayRef).toBe('pi_registered_meanwhile');
+  });
+});
