@@ -6,7 +6,6 @@
  * payment refused by billing, a trigger whose gateway is down) reads as the
  * nearest of them, with the same message.
  */
-import type { Response } from 'express';
 import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { ERROR_CATALOGUE, isErrorCode, type ErrorCode, type ValidationIssue } from '../contract/errors';
@@ -128,14 +127,4 @@ export function operatorErrorBody(reply: OperatorAnswer): string {
   const body: Record<string, unknown> = { error: reply.code, message: reply.message };
   if (reply.issues) body.issues = reply.issues;
   return JSON.stringify(body);
-}
-
-/** Writes the answer, with Retry-After for `rate_limited`. */
-export function sendOperatorAnswer(res: Response, reply: OperatorAnswer): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  if (reply.retryAfter) res.setHeader('retry-after', String(reply.retryAfter));
-  res.status(OPERATOR_ERRORS[reply.code].status).type('application/json').send(operatorErrorBody(reply));
 }

@@ -37,7 +37,8 @@ import { adminTokenCheck } from './admin-token';
 import { replaceErrorBody } from './error-bodies';
 import { checkRawJson, jsonNestedDeeperThan, NOT_UTF8_MESSAGE, tooDeepMessage } from './json-body';
 import type { Services } from '../services';
-import { answer, OPERATOR_ERRORS, operatorAnswerOf, operatorErrorBody, sendOperatorAnswer as send, type OperatorAnswer } from '../admin/operator-answers';
+import { answer, OPERATOR_ERRORS, operatorAnswerOf, operatorErrorBody, type OperatorAnswer } from '../admin/operator-answers';
+import { sendOperatorAnswer as send } from './operator-errors';
 import { adminContext, type WebCaller } from '../admin/procedure';
 import { adminRouter } from '../admin/router';
 

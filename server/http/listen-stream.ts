@@ -29,7 +29,8 @@
 import type { Server } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { OutboxEvent } from '../db/entities';
-import { answer, operatorAnswerOf, sendOperatorAnswer } from '../admin/operator-answers';
+import { answer, operatorAnswerOf } from '../admin/operator-answers';
+import { sendOperatorAnswer } from './operator-errors';
 import { sandboxEnvironment } from '../domain/sandbox';
 import { adminTokenCheck } from './admin-token';
 import type { Services } from '../services';

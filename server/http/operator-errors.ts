@@ -1,0 +1,13 @@
+/** How the operator API's edge (internal-api.ts, listen-stream.ts) writes an error answer chosen by admin/operator-answers.ts. */
+import type { Response } from 'express';
+import { OPERATOR_ERRORS, operatorErrorBody, type OperatorAnswer } from '../admin/operator-answers';
+
+/** Writes the answer, with Retry-After for `rate_limited`. */
+export function sendOperatorAnswer(res: Response, reply: OperatorAnswer): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  if (reply.retryAfter) res.setHeader('retry-after', String(reply.retryAfter));
+  res.status(OPERATOR_ERRORS[reply.code].status).type('application/json').send(operatorErrorBody(reply));
+}
