@@ -6,7 +6,8 @@
  */
 import { startGatewayASimulator } from './gateway_a/simulator';
 import { startGatewayBSimulator } from './gateway_b/simulator';
-import { SEEDED_PLANS, startGatewayCSimulator } from './gateway_c/simulator';
+import { startGatewayCSimulator } from './gateway_c/simulator';
+import { SEEDED_PLANS } from './gateway_c/state';
 
 export const gatewaySimulators = {
   gateway_a: startGatewayASimulator,

@@ -1,0 +1,95 @@
+/**
+ * gateway_a's sandbox state: what the simulated gateway holds in memory (its
+ * payments, subscriptions, idempotency keys, what its hosted pages show) and
+ * the changes that also notify, as the real gateway's webhooks would. The
+ * wire routes (routes.ts) and the operator's actions (actions.ts) both work
+ * on it.
+ */
+import { QrImages } from '../simulator/brcode';
+import { DEFAULT_CARD, found, newId } from '../simulator/fixtures';
+import { WebhookDispatcher } from '../simulator/webhooks';
+import { hmacSha256 } from '../../gateways/signing';
+import { SIGNATURE_HEADER, type GatewayACredentials, type WirePayment, type WireSubscription } from '../../gateways/gateway_a/wire';
+
+export const now = () => Math.floor(Date.now() / 1000);
+
+/** Statuses in which the customer or the gateway can still act. */
+export const OPEN_PAYMENT = ['requires_payment_method', 'requires_action', 'processing'];
+export const OPEN_SUBSCRIPTION = ['trialing', 'active', 'past_due', 'unpaid'];
+
+/** A subscription as the simulator keeps it: the wire object, and whether its hosted checkout was completed. */
+export type SimSubscription = WireSubscription & { checkout_completed: boolean };
+
+export const publicSubscription = (s: SimSubscription): WireSubscription => {
+  const { checkout_completed: _ignored, ...wire } = s;
+  return wire;
+};
+
+export class GatewayAState {
+  readonly qrImages = new QrImages();
+  readonly payments = new Map<string, WirePayment>();
+  readonly subscriptions = new Map<string, SimSubscription>();
+  readonly idempotency = new Map<string, string>();
+  /** What the hosted page shows beyond the wire object: the order description and the cardholder to prefill. */
+  readonly pageInfo = new Map<string, { description: string | null; customerName: string }>();
+  readonly created = { payments: 0, subscriptions: 0, subscriptionCharges: 0 };
+  /** Where this run listens, for the checkout and QR addresses it hands out. */
+  baseUrl = '';
+  readonly webhooks: WebhookDispatcher;
+
+  constructor(
+    readonly credentials: GatewayACredentials,
+    webhookUrl: string | null,
+  ) {
+    this.webhooks = new WebhookDispatcher(webhookUrl, (body) => {
+      const t = now();
+      return { [SIGNATURE_HEADER.toLowerCase()]: `t=${t},v1=${hmacSha256(credentials.webhookSecret, `${t}.${body}`, 'hex')}` };
+    });
+  }
+
+  emit(type: string, object: unknown): void {
+    this.webhooks.emit(type, { id: newId('evt_'), type, created: now(), data: { object } });
+  }
+
+  payment(ref: string): WirePayment {
+    return found(this.payments, ref, 'payment');
+  }
+
+  subscription(ref: string): SimSubscription {
+    return found(this.subscriptions, ref, 'subscription');
+  }
+
+  setPayment(payment: WirePayment, changes: Partial<WirePayment>): void {
+    Object.assign(payment, changes);
+    this.emit('payment.updated', payment);
+  }
+
+  newCharge(subscription: WireSubscription, status: string): WirePayment {
+    const charge: WirePayment = {
+      id: newId('pi_'),
+      object: 'payment',
+      amount: subscription.amount,
+      currency: 'brl',
+      method: 'card',
+      status,
+      installments: 1,
+      checkout_url: null,
+      pix: null,
+      card: status === 'succeeded' ? { ...DEFAULT_CARD } : null,
+      subscription: subscription.id,
+      return_url: null,
+      created: now(),
+    };
+    this.payments.set(charge.id, charge);
+    this.created.subscriptionCharges += 1;
+    return charge;
+  }
+
+  setSubscription(subscription: WireSubscription & { checkout_completed: boolean }, changes: Partial<WireSubscription>): void {
+    const before = subscription.status;
+    Object.assign(subscription, changes);
+    if (before !== subscription.status) {
+      this.emit(subscription.status === 'canceled' ? 'subscription.deleted' : 'subscription.updated', publicSubscription(subscription));
+    }
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * gateway_b's sandbox state: what the simulated gateway holds in memory
+ * (cobranças, assinaturas, their external references, Pix codes, what its
+ * hosted pages show) and the changes that also notify, as the real gateway's
+ * thin webhooks would. The wire routes (routes.ts) and the operator's
+ * actions (actions.ts) both work on it.
+ */
+import type { SubscriptionInterval } from '../../contract/enums';
+import { DEFAULT_CARD, found, newId } from '../simulator/fixtures';
+import { WebhookDispatcher } from '../simulator/webhooks';
+import { TOKEN_HEADER, type Assinatura, type Cobranca, type GatewayBCredentials } from '../../gateways/gateway_b/wire';
+
+/** Statuses in which the customer or the gateway can still act. */
+export const OPEN_COBRANCA = ['PENDENTE', 'EM_ANALISE', 'AUTORIZADO'];
+export const OPEN_ASSINATURA = ['EM_TESTE', 'ATIVA', 'INADIMPLENTE', 'SUSPENSA'];
+export const PIX_LIFETIME_MS = 30 * 60_000;
+
+export const day = (date: Date) => date.toISOString().slice(0, 10);
+export const interval = (ciclo: Assinatura['ciclo']): SubscriptionInterval => (ciclo === 'MENSAL' ? 'monthly' : 'yearly');
+
+export class GatewayBState {
+  readonly cobrancas = new Map<string, Cobranca>();
+  readonly assinaturas = new Map<string, Assinatura>();
+  /** The resource each `referenciaExterna` created (the gateway dedupes on it). */
+  readonly porReferencia = new Map<string, string>();
+  /** A Pix charge's code and image, made once at creation and served by its own endpoint. */
+  readonly pixCodes = new Map<string, { text: string; pngBase64: string }>();
+  /** What the hosted page shows beyond the wire object. */
+  readonly pageInfo = new Map<string, { description: string | null; customerName: string }>();
+  readonly created = { payments: 0, subscriptions: 0, subscriptionCharges: 0 };
+  /** Assinaturas whose customer already registered a card at the hosted page. */
+  readonly checkoutDone = new Set<string>();
+  /** Where this run listens, for the payment links it hands out. */
+  baseUrl = '';
+  readonly webhooks: WebhookDispatcher;
+
+  constructor(
+    readonly credentials: GatewayBCredentials,
+    webhookUrl: string | null,
+  ) {
+    this.webhooks = new WebhookDispatcher(webhookUrl, () => ({ [TOKEN_HEADER.toLowerCase()]: credentials.webhookToken }));
+  }
+
+  notify(evento: string, recursoId: string): void {
+    this.webhooks.emit(evento, { eventoId: newId('evb_'), evento, recursoId, criadoEm: new Date().toISOString() });
+  }
+
+  cobranca(ref: string): Cobranca {
+    return found(this.cobrancas, ref, 'cobrança');
+  }
+
+  assinatura(ref: string): Assinatura {
+    return found(this.assinaturas, ref, 'assinatura');
+  }
+
+  setCobranca(cobranca: Cobranca, status: string, changes: Partial<Cobranca> = {}): void {
+    Object.assign(cobranca, changes, { status });
+    this.notify('COBRANCA_ATUALIZADA', cobranca.id);
+  }
+
+  setAssinatura(assinatura: Assinatura, changes: Partial<Assinatura>): void {
+    const before = assinatura.status;
+    Object.assign(assinatura, changes);
+    if (before !== assinatura.status) this.notify('ASSINATURA_ATUALIZADA', assinatura.id);
+  }
+
+  chargeCycle(assinatura: Assinatura, status: 'CONFIRMADO' | 'RECUSADO'): Cobranca {
+    const cobranca: Cobranca = {
+      id: newId('cob_'),
+      status,
+      valor: assinatura.valor,
+      formaPagamento: 'CARTAO',
+      parcelas: 1,
+      referenciaExterna: null,
+      linkPagamento: null,
+      assinatura: assinatura.id,
+      cartao: status === 'CONFIRMADO' ? { bandeira: DEFAULT_CARD.brand, ultimosDigitos: DEFAULT_CARD.last4 } : null,
+      urlRetorno: null,
+      criadoEm: new Date().toISOString(),
+    };
+    this.cobrancas.set(cobranca.id, cobranca);
+    this.created.subscriptionCharges += 1;
+    this.notify('COBRANCA_ATUALIZADA', cobranca.id);
+    return cobranca;
+  }
+
+  /** Ends a subscription; its unpaid charges are canceled with it. */
+  endAssinatura(assinatura: Assinatura, status: 'CANCELADA' | 'ENCERRADA'): void {
+    this.setAssinatura(assinatura, { status, canceladaEm: new Date().toISOString(), proximoVencimento: null });
+    for (const cobranca of this.cobrancas.values()) {
+      if (cobranca.assinatura === assinatura.id && OPEN_COBRANCA.includes(cobranca.status)) this.setCobranca(cobranca, 'CANCELADO');
+    }
+  }
+}
