@@ -1,7 +1,6 @@
 /** In-memory gateway_b speaking gateways/gateway_b/PROTOCOL.md over real HTTP, with the common `/_sim/` control surface: its state, wire routes and actions, started together. */
 import { warmUpQr } from '../simulator/brcode';
-import { buildHandle, controlRoutes, type GatewaySimulator, type SimulatorOptions } from '../simulator/control';
-import { startSimServer } from '../simulator/server';
+import { launchSimulator, type GatewaySimulator, type SimulatorOptions } from '../simulator/control';
 import { credentialsSchema, type GatewayBCredentials } from '../../gateways/gateway_b/wire';
 import { actionsOf } from './actions';
 import { apiRoutes, pageRoutes, protocolOf } from './routes';
@@ -10,14 +9,11 @@ import { GatewayBState } from './state';
 export async function startGatewayBSimulator(options: SimulatorOptions<GatewayBCredentials>): Promise<GatewaySimulator> {
   const state = new GatewayBState(credentialsSchema.parse(options.credentials), options.webhookUrl ?? null);
   await warmUpQr();
-  let handle: GatewaySimulator | undefined;
-  const server = await startSimServer({
-    port: options.port,
-    host: options.host,
+  const actions = actionsOf(state);
+  return launchSimulator(options, state, {
     protocol: protocolOf(state),
-    routes: [...apiRoutes(state), ...pageRoutes(state, () => handle!), ...controlRoutes(() => handle!)],
+    api: apiRoutes(state),
+    pages: (handle) => pageRoutes(state, handle),
+    actions,
   });
-  state.baseUrl = server.url;
-  handle = buildHandle(server, state.webhooks, actionsOf(state), () => ({ ...state.created }));
-  return handle;
 }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { CardSummary } from '../../gateways/adapter';
 import { faultSchema, SIM_OPERATIONS, type Fault, type SimOperation } from '../../contract/sandbox-controls';
-import { SimControlError, type RunningSimServer, type SimRequest, type SimRoute } from './server';
+import { SimControlError, startSimServer, type RunningSimServer, type SimProtocol, type SimRequest, type SimRoute } from './server';
 import type { WebhookDelivery, WebhookDispatcher } from './webhooks';
 
 /** Synchronous state changes a simulator implements; webhooks they cause are queued. */
@@ -160,4 +160,33 @@ export function buildHandle(
       await server.close();
     },
   };
+}
+
+/** What a simulator holds that its start needs: its webhooks, its counters, and where it listens. */
+export interface SimulatorState {
+  baseUrl: string;
+  readonly webhooks: WebhookDispatcher;
+  readonly created: SimulatorStats['created'];
+}
+
+/** A simulator's parts: its wire (protocol, API and page routes) over its state, and the operator's actions on it. */
+export interface SimulatorParts {
+  protocol: SimProtocol;
+  api: SimRoute[];
+  pages: (handle: () => GatewaySimulator) => SimRoute[];
+  actions: SimulatorActions;
+}
+
+/** Starts a simulator from its parts, with the common `/_sim/` control surface, and answers its handle. */
+export async function launchSimulator(options: { port?: number; host?: string }, state: SimulatorState, parts: SimulatorParts): Promise<GatewaySimulator> {
+  let handle: GatewaySimulator | undefined;
+  const server = await startSimServer({
+    port: options.port,
+    host: options.host,
+    protocol: parts.protocol,
+    routes: [...parts.api, ...parts.pages(() => handle!), ...controlRoutes(() => handle!)],
+  });
+  state.baseUrl = server.url;
+  handle = buildHandle(server, state.webhooks, parts.actions, () => ({ ...state.created }));
+  return handle;
 }
