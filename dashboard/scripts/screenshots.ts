@@ -11,7 +11,7 @@ import { inProcessSandbox } from '../../server/sandbox/in-process';
 import { startSandbox } from '../../test/support/gateways';
 import { call, validPayment } from '../../test/support/http';
 import { startTestService } from '../../test/support/service';
-import { buildDashboard, createMember, launchChromium, logIn, startReceiver } from '../../test/dashboard/e2e-browser';
+import { buildDashboard, createMember, launchChromium, logIn, startReceiver } from '../../test/support/browser';
 
 const OUT = 'docs';
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -17,9 +17,9 @@ import { RATE_LIMIT_BUCKET_NAMES } from '../../server/admin/inputs/keys';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { createTenant, type TestTenant } from '../support/tenant';
-import { startReceiver, type Receiver } from '../webhooks/support/receiver';
-import { eventually } from '../webhooks/support/events';
-import { member, uniqueEmail, type Browser, type Reply } from './sessions-support';
+import { startReceiver, type Receiver } from '../support/receiver';
+import { eventually } from '../support/outbox-events';
+import { member, uniqueEmail, type Browser, type Reply } from '../support/dashboard-sessions';
 
 /** The records of the organization under test (A) the cases name. */
 interface Fixture {

@@ -11,7 +11,7 @@ import { call, validPayment } from '../support/http';
 import type { TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
-import { buildDashboard, chromiumAvailable, createMember, launchChromium, logIn, watchPage } from './e2e-browser';
+import { buildDashboard, chromiumAvailable, createMember, launchChromium, logIn, watchPage } from '../support/browser';
 
 let world: SandboxedService;
 let service: TestService;

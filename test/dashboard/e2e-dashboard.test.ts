@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
-import { buildDashboard, chromiumAvailable, createMember, eventually, launchChromium, logIn, startReceiver, watchPage } from './e2e-browser';
+import { buildDashboard, chromiumAvailable, createMember, eventually, launchChromium, logIn, startReceiver, watchPage } from '../support/browser';
 
 let sandboxed: SandboxedService;
 let browser: Browser;

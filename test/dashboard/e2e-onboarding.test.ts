@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant } from '../support/tenant';
-import { buildDashboard, chromiumAvailable, launchChromium, logIn, PASSWORD, uniqueEmail, watchPage } from './e2e-browser';
+import { buildDashboard, chromiumAvailable, launchChromium, logIn, PASSWORD, uniqueEmail, watchPage } from '../support/browser';
 
 let service: TestService;
 let browser: Browser;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardStatic } from '../../server/http/dashboard-static';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
-import { buildDashboard } from './e2e-browser';
+import { buildDashboard } from '../support/browser';
 
 let service: TestService;
 

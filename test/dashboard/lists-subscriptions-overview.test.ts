@@ -10,8 +10,8 @@ import { adminRouter } from '../../server/admin/router';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { createTenant, type TestTenant } from '../support/tenant';
-import { eventually } from '../webhooks/support/events';
-import { startReceiver, type Receiver } from '../webhooks/support/receiver';
+import { eventually } from '../support/outbox-events';
+import { startReceiver, type Receiver } from '../support/receiver';
 
 let world: SandboxedService;
 let other: TestTenant;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service';
-import { internalCall, PASSWORD, uniqueEmail, type Reply } from './sessions-support';
+import { internalCall, PASSWORD, uniqueEmail, type Reply } from '../support/dashboard-sessions';
 
 let service: TestService;
 let direct: TestService;

@@ -12,8 +12,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant } from '../support/tenant';
-import { eventually } from '../webhooks/support/events';
-import { internalCall, login, PASSWORD, uniqueEmail } from './sessions-support';
+import { eventually } from '../support/outbox-events';
+import { internalCall, login, PASSWORD, uniqueEmail } from '../support/dashboard-sessions';
 
 interface Received {
   to: string[];

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
-import { internalCall, login, member, uniqueEmail } from './sessions-support';
+import { internalCall, login, member, uniqueEmail } from '../support/dashboard-sessions';
 
 const BIN = fileURLToPath(new URL('../../bin/payments-admin.js', import.meta.url));
 

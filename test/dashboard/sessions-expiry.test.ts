@@ -1,7 +1,7 @@
 /** Sessions end after 12 hours without use, and 7 days after they began however busy (the service's clock is moved). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service';
-import { login, PASSWORD, uniqueEmail } from './sessions-support';
+import { login, PASSWORD, uniqueEmail } from '../support/dashboard-sessions';
 
 const HOUR = 3600_000;
 let service: TestService;

@@ -8,7 +8,7 @@ import { User } from '../../server/db/entities';
 import { verifyPassword } from '../../server/domain/people/passwords';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
-import { internalCall, login, member, PASSWORD, uniqueEmail } from './sessions-support';
+import { internalCall, login, member, PASSWORD, uniqueEmail } from '../support/dashboard-sessions';
 
 let service: TestService;
 let tenant: TestTenant;

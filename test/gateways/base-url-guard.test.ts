@@ -9,7 +9,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostResolver } from '../../server/outbound/resolver';
-import { member } from '../dashboard/sessions-support';
+import { member } from '../support/dashboard-sessions';
 import { simulatorCredentials } from '../support/gateways';
 import { call, validPayment } from '../support/http';
 import { startTestService, type TestService } from '../support/service';

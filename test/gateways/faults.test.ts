@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_NAMES, type GatewayName } from '../../server/contract/enums';
 import type { Fault, SimOperation } from '../../server/contract/sandbox-controls';
-import { CUSTOMER, expectApiError, settledWithin, startGateway, subscriptionInput, type GatewayUnderTest } from './support/harness';
+import { CUSTOMER, expectApiError, settledWithin, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
 
 const BOUND_MS = 3_000;
 

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { WebhookRejectedError } from '../../server/gateways/errors';
 import { GatewayAAdapter } from '../../server/gateways/gateway_a/adapter';
-import { CREDENTIALS, CUSTOMER, expectApiError, startGateway, subscriptionInput, type GatewayUnderTest } from './support/harness';
-import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { CREDENTIALS, CUSTOMER, expectApiError, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/gateway-webhook-receiver';
 
 let gw: GatewayUnderTest;
 let receiver: WebhookReceiver;

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { pixTxid } from '../../server/sandbox/simulator/brcode';
-import { CREDENTIALS, CUSTOMER, expectApiError, settledWithin, startGateway, subscriptionInput, type GatewayUnderTest } from './support/harness';
-import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { CREDENTIALS, CUSTOMER, expectApiError, settledWithin, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/gateway-webhook-receiver';
 
 let gw: GatewayUnderTest;
 let receiver: WebhookReceiver;

@@ -6,8 +6,8 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { gatewayCSeededPlans } from '../../server/sandbox/simulators';
-import { CUSTOMER, expectApiError, startGateway, subscriptionInput, type GatewayUnderTest } from './support/harness';
-import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { CUSTOMER, expectApiError, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/gateway-webhook-receiver';
 
 let gw: GatewayUnderTest;
 let receiver: WebhookReceiver;

@@ -1,8 +1,8 @@
 /** gateway_c adapter against its simulator over real sockets: every operation, its webhooks, their authenticity. */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CREDENTIALS, CUSTOMER, expectApiError, startGateway, subscriptionInput, type GatewayUnderTest } from './support/harness';
-import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { CREDENTIALS, CUSTOMER, expectApiError, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/gateway-webhook-receiver';
 
 let gw: GatewayUnderTest;
 let receiver: WebhookReceiver;

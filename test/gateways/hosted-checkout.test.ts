@@ -7,7 +7,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_NAMES, type GatewayName } from '../../server/contract/enums';
-import { CUSTOMER, expectApiError, startGateway, subscriptionInput, type GatewayUnderTest } from './support/harness';
+import { CUSTOMER, expectApiError, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
 
 const SHOP = 'https://shop.example/orders/42/back?lang=pt';
 

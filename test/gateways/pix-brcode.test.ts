@@ -10,7 +10,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentSnapshot } from '../../server/gateways/adapter';
 import { buildBrCode, crc16Ccitt, emvAmount, emvText, pixTxid } from '../../server/sandbox/simulator/brcode';
-import { CUSTOMER, startGateway, type GatewayUnderTest } from './support/harness';
+import { CUSTOMER, startGateway, type GatewayUnderTest } from '../support/gateway-harness';
 
 interface Tlv {
   id: string;

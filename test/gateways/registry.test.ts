@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { GATEWAY_NAMES } from '../../server/contract/enums';
 import { GatewayHttpClient } from '../../server/gateways/http-client';
 import { createGatewayAdapter, gatewayAdapters, gatewayCapabilities, GatewayConfigError } from '../../server/gateways/index';
-import { CREDENTIALS, expectApiError } from './support/harness';
+import { CREDENTIALS, expectApiError } from '../support/gateway-harness';
 
 describe('registry', () => {
   it.each(GATEWAY_NAMES)('builds %s from a name and its config', async (name) => {

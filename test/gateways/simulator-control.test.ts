@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { GATEWAY_NAMES } from '../../server/contract/enums';
-import { CUSTOMER, expectApiError, startGateway, subscriptionInput, type GatewayUnderTest } from './support/harness';
-import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { CUSTOMER, expectApiError, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/gateway-webhook-receiver';
 
 async function call(base: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) {
   const response = await request(`${base}${path}`, {

@@ -16,7 +16,7 @@ import * as tableA from '../../server/gateways/gateway_a/status-map';
 import * as tableB from '../../server/gateways/gateway_b/status-map';
 import * as tableC from '../../server/gateways/gateway_c/status-map';
 import { mapStatus, type StatusTable } from '../../server/gateways/status-table';
-import { CUSTOMER, startGateway, subscriptionInput, type GatewayUnderTest } from './support/harness';
+import { CUSTOMER, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
 
 const TABLES: Record<GatewayName, { payment: StatusTable<PaymentStatus>; subscription: StatusTable<SubscriptionStatus> }> = {
   gateway_a: { payment: tableA.paymentStatusTable, subscription: tableA.subscriptionStatusTable },

@@ -10,7 +10,7 @@ import { Subscription } from '../../server/domain/subscriptions/subscription';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { createTenant, type TestTenant } from '../support/tenant';
-import { expectSafe, rawRequest } from './support';
+import { expectSafe, rawRequest } from '../support/hostile';
 
 let sandboxed: SandboxedService;
 let production: TestTenant;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Payment } from '../../server/domain/payments/payment';
 import { Subscription } from '../../server/domain/subscriptions/subscription';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
-import { problemsOf } from './support';
+import { problemsOf } from '../support/hostile';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;

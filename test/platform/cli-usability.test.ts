@@ -20,8 +20,8 @@ import { examplesOf } from '../../cli/tools';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { startServiceProcess, unusedPort } from '../support/service-process';
-import { eventually } from '../webhooks/support/events';
-import { startReceiver, type Receiver } from '../webhooks/support/receiver';
+import { eventually } from '../support/outbox-events';
+import { startReceiver, type Receiver } from '../support/receiver';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(root, 'bin/payments-admin.js');

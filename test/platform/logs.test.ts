@@ -15,8 +15,8 @@ import { chooseLogFormat } from '../../server/runtime/logger';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { startServiceProcess } from '../support/service-process';
-import { eventually } from '../webhooks/support/events';
-import { startReceiver, type Receiver } from '../webhooks/support/receiver';
+import { eventually } from '../support/outbox-events';
+import { startReceiver, type Receiver } from '../support/receiver';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** util-linux `script`, to give the service a pseudo-terminal as stdout. */

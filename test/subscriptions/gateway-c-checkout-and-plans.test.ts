@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxEvent } from '../../server/db/entities';
 import { startSandbox, type Sandbox } from '../support/gateways';
 import { call } from '../support/http';
-import { eventually } from '../webhooks/support/events';
-import { startReceiver, type Receiver } from '../webhooks/support/receiver';
-import { asCliTarget, createEnvironment, startWebhookService, type WebhookTestService } from '../webhooks/support/service';
+import { eventually } from '../support/outbox-events';
+import { startReceiver, type Receiver } from '../support/receiver';
+import { createEnvironment, startWebhookService, type WebhookTestService } from '../support/webhook-service';
 
 let service: WebhookTestService;
 let sandbox: Sandbox;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   service = await startWebhookService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true' } });
   ({ environmentId } = await createEnvironment(service));
   apiKey = (await service.admin.apiKeys.create({ environmentId })).secret;
-  sandbox = await startSandbox(asCliTarget(service), environmentId, { SUBSCRIPTION: 'gateway_c' });
+  sandbox = await startSandbox(service, environmentId, { SUBSCRIPTION: 'gateway_c' });
   receiver = await startReceiver();
   await service.admin.webhooks.createEndpoint({ environmentId, url: receiver.url() });
 });

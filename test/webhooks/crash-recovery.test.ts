@@ -5,9 +5,9 @@ import { beginAttempt, claimNextDeliveries } from '../../server/webhooks/claims'
 import { fanOutAll } from '../../server/webhooks/fan-out';
 import { signatureHeader } from '../../server/contract/webhook-signature';
 import type { TestDatabase } from '../support/database';
-import { commitPaymentEvents, eventually, newPaymentId, sleep } from './support/events';
-import { startReceiver, type Receiver } from './support/receiver';
-import { createEnvironment, createSharedDatabase, newMasterKey, startWebhookService, type WebhookTestService } from './support/service';
+import { commitPaymentEvents, eventually, newPaymentId, sleep } from '../support/outbox-events';
+import { startReceiver, type Receiver } from '../support/receiver';
+import { createEnvironment, createSharedDatabase, newMasterKey, startWebhookService, type WebhookTestService } from '../support/webhook-service';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {

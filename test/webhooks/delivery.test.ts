@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli';
-import { commitPaymentEvents, eventually, newPaymentId, paymentEventData } from './support/events';
-import { startReceiver, type ReceivedDelivery, type Receiver } from './support/receiver';
-import { asCliTarget, createEnvironment, startWebhookService, type WebhookTestService } from './support/service';
+import { commitPaymentEvents, eventually, newPaymentId, paymentEventData } from '../support/outbox-events';
+import { startReceiver, type ReceivedDelivery, type Receiver } from '../support/receiver';
+import { createEnvironment, startWebhookService, type WebhookTestService } from '../support/webhook-service';
 
 let service: WebhookTestService;
 let environmentId: string;
@@ -122,7 +122,7 @@ describe('delivery to a registered endpoint', () => {
 
   it('is managed with the operator CLI: create (secret printed once), list, update, deliveries', async () => {
     const r = await receiver();
-    const target = asCliTarget(service);
+    const target = service;
     const created = await cli(target, ['webhook', 'endpoint', 'create', r.url('/cli'), '--env', environmentId, '--events', 'payment.paid']);
     expect(created.code).toBe(0);
     expect(created.json).toMatchObject({ id: expect.stringMatching(/^whe_/), url: r.url('/cli'), enabledEvents: ['payment.paid'], secret: expect.stringMatching(/^whsec_/) });

@@ -18,9 +18,9 @@ import { onPostgres } from '../support/database';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { startServiceProcess } from '../support/service-process';
 import { createTenant } from '../support/tenant';
-import { commitPaymentEvents, eventually, newPaymentId } from './support/events';
-import { startReceiver, type ReceivedDelivery, type Receiver } from './support/receiver';
-import { createEnvironment, createSharedDatabase, newMasterKey, startWebhookService } from './support/service';
+import { commitPaymentEvents, eventually, newPaymentId } from '../support/outbox-events';
+import { startReceiver, type ReceivedDelivery, type Receiver } from '../support/receiver';
+import { createEnvironment, createSharedDatabase, newMasterKey, startWebhookService } from '../support/webhook-service';
 
 const BIN = fileURLToPath(new URL('../../bin/payments-admin.js', import.meta.url));
 

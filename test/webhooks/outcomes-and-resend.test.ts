@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli';
-import { commitPaymentEvents, eventually, newPaymentId, sleep } from './support/events';
-import { startReceiver, type Receiver } from './support/receiver';
-import { asCliTarget, createEnvironment, startWebhookService, type WebhookTestService } from './support/service';
+import { commitPaymentEvents, eventually, newPaymentId, sleep } from '../support/outbox-events';
+import { startReceiver, type Receiver } from '../support/receiver';
+import { createEnvironment, startWebhookService, type WebhookTestService } from '../support/webhook-service';
 
 let service: WebhookTestService;
 const receivers: Receiver[] = [];
@@ -96,7 +96,7 @@ describe('manual resend', () => {
     const first = receiver.received[0]!;
     receiver.answer({ status: 200, body: 'thanks' });
 
-    const target = asCliTarget(service);
+    const target = service;
     const failed = await cli(target, ['webhook', 'delivery', 'list', '--status', 'FAILED', '--event-type', 'payment.created', '--endpoint', delivery.endpointId]);
     expect(failed.json.map((d: { id: string }) => d.id)).toEqual([delivery.id]);
 
@@ -128,7 +128,7 @@ describe('manual resend', () => {
     expect(receiver.received[1]!.raw).toBe(receiver.received[0]!.raw);
     expect(receiver.received[1]!.headers['x-service-signature']).toBe(receiver.received[0]!.headers['x-service-signature']);
 
-    const missing = await cli(asCliTarget(service), ['webhook', 'delivery', 'resend', 'wd_doesnotexist']);
+    const missing = await cli(service, ['webhook', 'delivery', 'resend', 'wd_doesnotexist']);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('wd_doesnotexist');
 

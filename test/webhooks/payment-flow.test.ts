@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../support/gateways';
 import { call, validPayment } from '../support/http';
-import { eventually } from './support/events';
-import { startReceiver, type Receiver } from './support/receiver';
-import { asCliTarget, createEnvironment, startWebhookService, type WebhookTestService } from './support/service';
+import { eventually } from '../support/outbox-events';
+import { startReceiver, type Receiver } from '../support/receiver';
+import { createEnvironment, startWebhookService, type WebhookTestService } from '../support/webhook-service';
 
 let service: WebhookTestService;
 let sandbox: Sandbox;
@@ -15,7 +15,7 @@ beforeAll(async () => {
   service = await startWebhookService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true' } });
   ({ environmentId } = await createEnvironment(service));
   apiKey = (await service.admin.apiKeys.create({ environmentId })).secret;
-  sandbox = await startSandbox(asCliTarget(service), environmentId, { PIX: 'gateway_a' });
+  sandbox = await startSandbox(service, environmentId, { PIX: 'gateway_a' });
   receiver = await startReceiver();
 });
 afterAll(async () => {

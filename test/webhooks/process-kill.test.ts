@@ -13,8 +13,8 @@ import { cli } from '../support/cli';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/database';
 import { call, validPayment } from '../support/http';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
-import { sleep } from './support/events';
-import { startReceiver, type Receiver } from './support/receiver';
+import { sleep } from '../support/outbox-events';
+import { startReceiver, type Receiver } from '../support/receiver';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'payments-webhooks-kill-'));
 let database: TestDatabase | undefined;

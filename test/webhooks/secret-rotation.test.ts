@@ -8,9 +8,9 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli';
-import { commitPaymentEvents, eventually, newPaymentId } from './support/events';
-import { startReceiver, type ReceivedDelivery, type Receiver } from './support/receiver';
-import { asCliTarget, createEnvironment, startWebhookService, type WebhookTestService } from './support/service';
+import { commitPaymentEvents, eventually, newPaymentId } from '../support/outbox-events';
+import { startReceiver, type ReceivedDelivery, type Receiver } from '../support/receiver';
+import { createEnvironment, startWebhookService, type WebhookTestService } from '../support/webhook-service';
 
 let service: WebhookTestService;
 let environmentId: string;
@@ -179,7 +179,7 @@ describe('rotating a signing secret with an overlap', () => {
 
   it('is driven from the CLI: rotate-secret --overlap, and delivery show names the signing secrets', async () => {
     clockAheadMs = 0;
-    const target = asCliTarget(service);
+    const target = service;
     let held: string[] = [];
     const r = await merchant(() => held);
     const created = await cli(target, ['webhook', 'endpoint', 'create', r.url(), '--env', environmentId]);

@@ -5,9 +5,9 @@ import { ConfigError, loadConfig } from '../../server/config';
 import { WebhookEndpoint } from '../../server/db/entities';
 import type { HostResolver } from '../../server/outbound/resolver';
 import { cli } from '../support/cli';
-import { commitPaymentEvents, eventually, newPaymentId } from './support/events';
-import { startReceiver, type Receiver } from './support/receiver';
-import { asCliTarget, createEnvironment, startWebhookService, type WebhookTestService } from './support/service';
+import { commitPaymentEvents, eventually, newPaymentId } from '../support/outbox-events';
+import { startReceiver, type Receiver } from '../support/receiver';
+import { createEnvironment, startWebhookService, type WebhookTestService } from '../support/webhook-service';
 
 /** The DNS these tests see: names resolving to public, private and mixed answers, and one answer that changes. */
 let rebindAnswer = ['93.184.216.34'];
@@ -141,7 +141,7 @@ describe('SSRF guard at registration', () => {
   });
 
   it('refuses through the CLI with a readable reason, and on a URL change', async () => {
-    const reply = await cli(asCliTarget(service), ['webhook', 'endpoint', 'create', `https://127.0.0.1:${port}/`, '--env', environmentId]);
+    const reply = await cli(service, ['webhook', 'endpoint', 'create', `https://127.0.0.1:${port}/`, '--env', environmentId]);
     expect(reply.code).not.toBe(0);
     expect(reply.stderr).toMatch(/refused: 127\.0\.0\.1 is not a public address \(loopback\)/);
     const other = await createEnvironment(service);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxEvent, WebhookAttempt, WebhookDelivery } from '../../server/db/entities';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/database';
-import { commitPaymentEvents, newPaymentId, sleep } from './support/events';
-import { startReceiver, type Receiver } from './support/receiver';
-import { createEnvironment, newMasterKey, startWebhookService, type WebhookTestService } from './support/service';
+import { commitPaymentEvents, newPaymentId, sleep } from '../support/outbox-events';
+import { startReceiver, type Receiver } from '../support/receiver';
+import { createEnvironment, newMasterKey, startWebhookService, type WebhookTestService } from '../support/webhook-service';
 
 describe.runIf(onPostgres)('two service instances on one PostgreSQL database', () => {
   let database: TestDatabase;

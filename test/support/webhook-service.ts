@@ -3,9 +3,9 @@
  * poll, plus helpers for instances that share a database and master key.
  */
 import { randomBytes } from 'node:crypto';
-import { startTestService, type TestService, type TestServiceOptions } from '../../support/service';
+import { startTestService, type TestService, type TestServiceOptions } from './service';
 
-export { createSharedDatabase } from '../../support/database';
+export { createSharedDatabase } from './database';
 
 export type WebhookTestService = TestService;
 
@@ -14,9 +14,6 @@ export const newMasterKey = (): string => randomBytes(32).toString('base64');
 
 export const startWebhookService = (options: TestServiceOptions = {}): Promise<WebhookTestService> =>
   startTestService({ ...options, env: { WEBHOOK_POLL_INTERVAL_MS: '200', ...options.env } });
-
-/** The CLI helper of test/support/cli.ts needs only the address and the admin token. */
-export const asCliTarget = (service: WebhookTestService): TestService => service;
 
 /** An organization, project and environment of the given kind. */
 export async function createEnvironment(service: WebhookTestService, kind: 'sandbox' | 'production' = 'sandbox') {

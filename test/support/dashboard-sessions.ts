@@ -3,7 +3,7 @@
  * operator, in-process), log in with fetch, and call internal procedures with
  * the session cookie and CSRF token as the browser does.
  */
-import type { TestService } from '../support/service';
+import type { TestService } from './service';
 
 export interface Browser {
   cookie: string;

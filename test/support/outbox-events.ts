@@ -2,11 +2,11 @@
  * Committed events, written the way the payment code writes them: through
  * `recordEvents` and one flush per transition (the transactional outbox).
  */
-import { OutboxEvent } from '../../../server/db/entities';
-import { recordEvents } from '../../../server/domain/outbox';
-import { randomToken } from '../../../server/contract/ids';
-import type { PaymentEventType } from '../../../server/domain/events';
-import type { WebhookTestService } from './service';
+import { OutboxEvent } from '../../server/db/entities';
+import { recordEvents } from '../../server/domain/outbox';
+import { randomToken } from '../../server/contract/ids';
+import type { PaymentEventType } from '../../server/domain/events';
+import type { WebhookTestService } from './webhook-service';
 
 /** The `data` of a payment event for a Pix payment on gateway_a. */
 export function paymentEventData(paymentId: string, status: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,13 +1,13 @@
 /** Starts a gateway simulator and its adapter on ephemeral ports, with short timeouts. */
 import { expect } from 'vitest';
-import type { GatewayName } from '../../../server/contract/enums';
-import type { ApiError } from '../../../server/contract/errors';
-import { refusalOf } from '../../../server/domain/gateway-calls';
-import { GatewayFailure } from '../../../server/gateways/errors';
-import { toApiError } from '../../../server/http/error-translation';
-import type { GatewayAdapter, GatewayCustomer } from '../../../server/gateways/adapter';
-import { createGatewayAdapter } from '../../../server/gateways/index';
-import { gatewaySimulators, type GatewaySimulator } from '../../../server/sandbox/simulators';
+import type { GatewayName } from '../../server/contract/enums';
+import type { ApiError } from '../../server/contract/errors';
+import { refusalOf } from '../../server/domain/gateway-calls';
+import { GatewayFailure } from '../../server/gateways/errors';
+import { toApiError } from '../../server/http/error-translation';
+import type { GatewayAdapter, GatewayCustomer } from '../../server/gateways/adapter';
+import { createGatewayAdapter } from '../../server/gateways/index';
+import { gatewaySimulators, type GatewaySimulator } from '../../server/sandbox/simulators';
 
 export const CREDENTIALS = {
   gateway_a: { secretKey: 'sk_sim_a_0123456789', webhookSecret: 'whsec_a_0123456789' },
