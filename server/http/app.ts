@@ -23,6 +23,7 @@ import './express-augment';
 import { inboundWebhooks } from './inbound-webhooks';
 import { jsonBody } from './json-body';
 import { pinInputCoercion } from './no-coercion';
+import { probes, type Readiness } from './probes';
 import { requestLog } from './request-log';
 import { securityHeaders } from './security-headers';
 
@@ -35,7 +36,7 @@ const successStatusByPath = new Map<string, number>(
   ]),
 );
 
-export function createApp(services: Services, options: { adminToken: string }): express.Express {
+export function createApp(services: Services, options: { adminToken: string; readiness: Readiness }): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -44,6 +45,7 @@ export function createApp(services: Services, options: { adminToken: string }): 
   app.use(requestLog(services.log));
   app.use(securityHeaders(services.publicUrl));
   app.use(originFormOnly);
+  probes(app, options.readiness);
 
   // Built on first use: with PORT=0 the address the document names is known only once the port is bound.
   let contract: { json: string; yaml: string } | undefined;

@@ -11,6 +11,7 @@ import { openDatabase } from '../db/orm';
 import { ENTITIES } from '../domain/entities';
 import { createApp } from '../http/app';
 import { answerUnparsableRequests } from '../http/edge';
+import type { Readiness } from '../http/probes';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './rate-limit-stores';
 import { createMemoryLoginThrottle, createRedisLoginThrottle } from './login-throttle-stores';
 import { connectSharedStore } from './redis';
@@ -81,9 +82,16 @@ export async function startService(config: Config, log: Logger, options: { now?:
   if (dispatcher) services.outbox = dispatcher;
   const adminToken = config.adminToken ?? localAdminToken(config.dataDir);
 
+  /** Set once close() begins: the node is draining. */
+  let closing: Promise<void> | undefined;
   let server: Server;
   try {
-    const app = createApp(services, { adminToken });
+    const readiness: Readiness = {
+      draining: () => closing !== undefined,
+      database: () => db.fork().getConnection().execute('select 1'),
+      redis: shared ? () => shared.client.ping() : null,
+    };
+    const app = createApp(services, { adminToken, readiness });
     server = bound.serve(app);
     answerUnparsableRequests(server, log);
   } catch (error) {
@@ -100,7 +108,6 @@ export async function startService(config: Config, log: Logger, options: { now?:
   if (!config.publicBaseUrl) publicUrl = `http://${host}:${port}`;
   dispatcher?.start();
 
-  let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,7 +3,8 @@
  * frontend protocol the service sends and counts each simple query ('Q') and
  * each extended-protocol batch ending in Sync ('S'): one wait for the
  * server each. It also keeps the statements' text, so a failing count says
- * which statements were sent.
+ * which statements were sent. It can also cut PostgreSQL off (`cut`: every
+ * connection dropped, new ones refused) and let it back (`restore`).
  */
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 
@@ -14,6 +15,9 @@ export interface WireCounter {
   roundTrips(): number;
   statements(): string[];
   reset(): void;
+  /** PostgreSQL becomes unreachable through the relay: open connections are dropped, new ones closed at once. */
+  cut(): void;
+  restore(): void;
   close(): Promise<void>;
 }
 
@@ -47,7 +51,12 @@ export async function startWireCounter(target: { host: string; port: number }): 
   let trips = 0;
   let sent: string[] = [];
   const sockets = new Set<Socket>();
+  let cut = false;
   const server: Server = createServer((client) => {
+    if (cut) {
+      client.destroy();
+      return;
+    }
     const upstream = connect(target.port, target.host);
     sockets.add(client).add(upstream);
     let pending: string[] = [];
@@ -84,6 +93,13 @@ export async function startWireCounter(target: { host: string; port: number }): 
     reset() {
       trips = 0;
       sent = [];
+    },
+    cut() {
+      cut = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      cut = false;
     },
     async close() {
       for (const socket of sockets) socket.destroy();
