@@ -8,12 +8,12 @@
 // at /dashboard/; it is rebuilt only when its own sources (or the shared schemas it bundles) changed.
 // `--server-only` / `--dashboard-only` build one half.
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // Outputs keep the paths the package's scripts and bin use: dist/main.js, dist/cli/main.js, dist/sandbox/simulator/main.js.
 const ENTRIES = [
-  { in: 'server/main.ts', out: 'main' },
+  { in: 'server/start.ts', out: 'main' },
   { in: 'cli/main.ts', out: 'cli/main' },
   { in: 'server/sandbox/simulator/main.ts', out: 'sandbox/simulator/main' },
 ];
@@ -68,10 +68,14 @@ if (dashboard) {
 }
 if (!server) process.exit(0);
 const started = performance.now();
-await build({
+const { metafile } = await build({
+  metafile: true,
   entryPoints: ENTRIES,
   outdir: 'dist',
   bundle: true,
+  // Code loaded with import() (the service behind its Node version check, the sandbox behind the demo) goes to chunks of its own.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   // Dependencies are loaded from node_modules at run time, as with tsx.
   packages: 'external',
   platform: 'node',
@@ -80,5 +84,10 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+// Chunks of earlier builds (their names carry a hash) go; the current ones stay, so a CLI run reading them meanwhile is unharmed.
+const current = new Set(Object.keys(metafile.outputs).map((output) => join(output)));
+for (const entry of readdirSync('dist/chunks')) {
+  if (!current.has(join('dist/chunks', entry))) rmSync(join('dist/chunks', entry));
+}
 writeFileSync(STAMP, `${new Date().toISOString()}\n`);
 if (!quiet) console.error(`built dist/ in ${Math.round(performance.now() - started)} ms`);
