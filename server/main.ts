@@ -1,4 +1,8 @@
-/** `npm start`: one service process, with the demo tenant on the embedded default. */
+/**
+ * `npm start`: one service process, with the demo tenant on the embedded
+ * default. In a terminal it ends its start with a banner for a person; with
+ * JSON logs (a pipe, a container, production) with one `listening` log line.
+ */
 import './runtime/require-node';
 import { ConfigError, loadConfig, type Config } from './config';
 import { resolve } from 'node:path';
@@ -6,6 +10,8 @@ import { chooseLogFormat, createLogger } from './runtime/logger';
 import { startService, type RunningService } from './runtime/service';
 import { explainStartupFailure } from './runtime/startup';
 import { OUTBOX_FOLDER } from './runtime/mail-transports';
+import { ADMIN_TOKEN_FILE } from './contract/local-admin-token';
+import { DEMO_KEY_FILE, DEMO_PASSWORD_FILE } from './runtime/local-secrets';
 
 let config: Config;
 try {
@@ -18,7 +24,8 @@ try {
   throw error;
 }
 
-const log = createLogger(config.logLevel, undefined, chooseLogFormat(config.logFormat, config.env));
+const logFormat = chooseLogFormat(config.logFormat, config.env);
+const log = createLogger(config.logLevel, undefined, logFormat);
 let service: RunningService;
 try {
   service = await startService(config, log);
@@ -54,7 +61,7 @@ if (demo) {
 if (service.services.mailer.local) {
   lines.push(`  mail (invitations, password resets): no SMTP_URL, written to ${resolve(config.dataDir, OUTBOX_FOLDER)} (also under Organizations in the dashboard, for operators)`);
 }
-lines.push(`  operator CLI: ${cli} --help   (admin token: ${config.adminToken ? 'ADMIN_TOKEN of this service' : resolve(config.dataDir, 'admin-token')})`, '');
+lines.push(`  operator CLI: ${cli} --help   (admin token: ${config.adminToken ? 'ADMIN_TOKEN of this service' : resolve(config.dataDir, ADMIN_TOKEN_FILE)})`, '');
 // Before the banner: whoever reads it may stop the service at once, and must get a clean shutdown.
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -76,9 +83,32 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 });
-// The log lines of the start (migrations) are written first, so the banner comes last.
-await new Promise<void>((done) => log.flush(() => done()));
-process.stdout.write(lines.join('\n') + '\n');
+if (logFormat === 'json') {
+  // A log reader (a pipe, a container) gets one structured line and every stdout line stays JSON; secrets stay in their files.
+  // Written whatever LOG_LEVEL says, as the banner is.
+  log.child({}, { level: 'info' }).info(
+    {
+      url: service.url,
+      database: where,
+      dashboard,
+      contract: `${service.url}/v1/openapi.json`,
+      reference: `${service.url}/docs`,
+      operatorCli: cli,
+      sandboxGateways: Object.fromEntries((service.services.sandbox?.running() ?? []).map(({ gateway, url }) => [gateway, url])),
+      files: {
+        adminToken: config.adminToken ? null : resolve(config.dataDir, ADMIN_TOKEN_FILE),
+        demoApiKey: demo ? resolve(config.dataDir, DEMO_KEY_FILE) : null,
+        demoDashboardPassword: demo?.dashboardUser?.password ? resolve(config.dataDir, DEMO_PASSWORD_FILE) : null,
+        mailOutbox: service.services.mailer.local ? resolve(config.dataDir, OUTBOX_FOLDER) : null,
+      },
+    },
+    'listening',
+  );
+} else {
+  // The log lines of the start (migrations) are written first, so the banner comes last.
+  await new Promise<void>((done) => log.flush(() => done()));
+  process.stdout.write(lines.join('\n') + '\n');
+}
 
 /** The operator CLI invocation that reaches this service: its URL when not the CLI's default, and where the token is. */
 function operatorCommand(url: string): string {

@@ -24,6 +24,8 @@ export function writeLocalSecret(dataDir: string, name: string, value: string): 
 }
 
 export const DEMO_KEY_FILE = 'demo-api-key';
+/** The demo dashboard user's generated password, while it is still theirs. */
+export const DEMO_PASSWORD_FILE = 'demo-dashboard-password';
 
 export const MASTER_KEY_FILE = 'master-key';
 

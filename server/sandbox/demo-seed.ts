@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { User } from '../db/entities';
 import { verifyPassword } from '../domain/people/passwords';
 import type { Services } from '../services';
-import { DEMO_KEY_FILE, readLocalSecret, writeLocalSecret } from '../runtime/local-secrets';
+import { DEMO_KEY_FILE, DEMO_PASSWORD_FILE, readLocalSecret, writeLocalSecret } from '../runtime/local-secrets';
 import { adminContext } from '../admin/procedure';
 import { adminRouter } from '../admin/router';
 
@@ -28,7 +28,6 @@ export interface DemoTenant {
 }
 
 export const DEMO_USER_EMAIL = 'demo@example.com';
-const DEMO_PASSWORD_FILE = 'demo-dashboard-password';
 
 type Admin = ReturnType<typeof adminRouter.createCaller>;
 

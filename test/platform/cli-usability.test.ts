@@ -285,7 +285,8 @@ describe('payments-admin for people', () => {
 describe('the start banner', () => {
   it('prints the CLI invocation that reaches this service, for its port and data folder; it works as printed', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'payments-banner-'));
-    const service = await startServiceProcess({ DATA_DIR: dataDir });
+    // The banner of a terminal, as a person reads it.
+    const service = await startServiceProcess({ DATA_DIR: dataDir, LOG_FORMAT: 'pretty' });
     try {
       const printed = /operator CLI: (.+) --help/.exec(service.output())?.[1];
       expect(printed).toBeDefined();

@@ -8,12 +8,22 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli';
 import { call, validPayment } from '../support/http';
-import { spawnService, startServiceProcess } from '../support/service-process';
+import { listeningLine, spawnService, startServiceProcess } from '../support/service-process';
+
+const isJson = (line: string) => {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const dataDir = mkdtempSync(join(tmpdir(), 'payments-start-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const start = () => startServiceProcess({ DATA_DIR: dataDir });
+/** As in a newcomer's terminal: the banner for a person. */
+const start = () => startServiceProcess({ DATA_DIR: dataDir, LOG_FORMAT: 'pretty' });
 
 describe('npm start on the embedded default', () => {
   it('serves health, prints a working demo key, stops cleanly on SIGTERM and keeps its data across restarts', async () => {
@@ -69,6 +79,25 @@ describe('npm start on the embedded default', () => {
     expect(again.body.organization.id).toBe(auth.body.organization.id);
     expect(await fourth.stop()).toBe(0);
   }, 120_000);
+
+  it('with JSON logs (a pipe, a container), writes only JSON lines, says where it listens in one of them, and prints no secret', async () => {
+    const jsonDir = mkdtempSync(join(tmpdir(), 'payments-start-json-'));
+    try {
+      const started = await startServiceProcess({ DATA_DIR: jsonDir });
+      const lines = started.output().split('\n').filter((line) => line.trim() !== '');
+      expect(lines.filter((line) => !isJson(line))).toEqual([]);
+      const listening = listeningLine(started.output())!;
+      expect(listening).toMatchObject({ url: started.url, dashboard: `${started.url}/dashboard/` });
+      expect(listening.files.demoApiKey).toBe(join(jsonDir, 'demo-api-key'));
+      const password = readFileSync(listening.files.demoDashboardPassword!, 'utf8').trim();
+      expect(started.output()).not.toContain(started.apiKey);
+      expect(started.output()).not.toContain(password);
+      expect((await call(started.url, 'GET', '/v1/auth/test', { key: started.apiKey })).status).toBe(200);
+      expect(await started.stop()).toBe(0);
+    } finally {
+      rmSync(jsonDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('refuses to start with a bad variable and names it', async () => {
     const child = spawnService({ PORT: 'not-a-port', DATA_DIR: dataDir });

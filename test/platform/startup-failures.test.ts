@@ -14,7 +14,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { onPostgres } from '../support/database';
 import { call } from '../support/http';
-import { exitWithin, spawnService, startServiceProcess } from '../support/service-process';
+import { exitWithin, listeningLine, spawnService, startServiceProcess } from '../support/service-process';
 
 const scratch = mkdtempSync(join(tmpdir(), 'payments-startup-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -178,7 +178,7 @@ describe.runIf(onPostgres)('DATABASE_URL on a reachable PostgreSQL', () => {
         const timer = setTimeout(() => reject(new Error(`did not start:\n${output}`)), 45_000);
         const onData = (chunk: Buffer) => {
           output += chunk.toString();
-          const found = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+          const found = listeningLine(output)?.url;
           if (found) {
             clearTimeout(timer);
             resolve(found);

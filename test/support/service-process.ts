@@ -1,9 +1,12 @@
 /**
  * The service as a newcomer or an operator runs it: its own process
  * (`server/main.ts` through tsx) with a data folder, started the way
- * `npm start` does, resolved once it prints its address and demo key.
+ * `npm start` does, resolved once it says where it listens: the banner in
+ * a terminal's format, or, with JSON logs (the default in a pipe), its
+ * `listening` line, the demo key then read from the file that line names.
  */
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -29,8 +32,9 @@ export function startServiceProcess(env: Record<string, string>): Promise<Servic
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 45_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      const apiKey = /demo sandbox API key: (sk_test_\w+)/.exec(output)?.[1];
+      const listening = listeningLine(output);
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1] ?? listening?.url;
+      const apiKey = /demo sandbox API key: (sk_test_\w+)/.exec(output)?.[1] ?? (listening?.files.demoApiKey ? readFileSync(listening.files.demoApiKey, 'utf8').trim() : undefined);
       if (url && apiKey) {
         clearTimeout(timer);
         resolve({
@@ -50,6 +54,20 @@ export function startServiceProcess(env: Record<string, string>): Promise<Servic
     child.stderr.on('data', onData);
     child.on('exit', (code) => reject(new Error(`service exited with ${code}:\n${output}`)));
   });
+}
+
+/** The JSON `listening` log line of a start, once written. */
+export function listeningLine(output: string): { url: string; dashboard: string; files: Record<string, string | null> } | null {
+  for (const line of output.split('\n')) {
+    if (!line.includes('"listening"')) continue;
+    try {
+      const parsed = JSON.parse(line) as { msg?: string; url: string; dashboard: string; files: Record<string, string | null> };
+      if (parsed.msg === 'listening') return parsed;
+    } catch {
+      // a partial line: not yet
+    }
+  }
+  return null;
 }
 
 /** Resolves with the exit code once the process ends; kills it and fails after `ms`, showing `output()`. */
