@@ -77,6 +77,11 @@ function prettyStream(): pino.DestinationStream {
     translateTime: 'SYS:HH:MM:ss.l',
     // The request line's message already says method, path, status, code and latency.
     ignore: 'pid,hostname,service,req,res,responseTime,component',
+    // …but not the request id, which people quote to support (the SDK's errors carry it): it ends each line of a request.
+    messageFormat: (entry: Record<string, unknown>, messageKey: string) => {
+      const id = (entry.req as { id?: unknown } | undefined)?.id;
+      return typeof id === 'string' ? `${String(entry[messageKey] ?? '')} [${id}]` : String(entry[messageKey] ?? '');
+    },
   });
 }
 

@@ -161,6 +161,11 @@ describe('the log format', () => {
       // `[HH:MM:ss.mmm] INFO: [migrator] …` with ANSI colours, not JSON.
       expect(first).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] \x1b\[32mINFO\x1b\[39m: /);
       expect(text).not.toContain('{"level"');
+      // A request line shows its id, as the SDK tells people to quote it.
+      const url = /listening on (http:\/\/\S+)/.exec(text)![1]!;
+      await fetch(`${url}/v1/auth/test`, { headers: { 'x-request-id': 'quote-me-1234' } });
+      const logged = await eventually(async () => output.split(/\r?\n/).find((line) => line.includes('GET /v1/auth/test 401')), 5_000, 'the request line');
+      expect(logged).toContain('[quote-me-1234]');
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
