@@ -55,16 +55,24 @@ export function formatHuman(result: unknown, columns: Columns | undefined, width
 
 const ISO_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(\.\d+)?Z$/;
 
+/** An inline image (a Pix QR code) is thousands of characters no terminal reader wants: its kind and size stand for it; --json has it whole. */
+const DATA_URL = /^data:([\w/+.-]+)[;,]/;
+function summarized(value: string): string {
+  const data = DATA_URL.exec(value);
+  return data && value.length > 120 ? `(${data[1]}, ${value.length.toLocaleString('en-US')} characters; --json shows it)` : value;
+}
+const withSummaries = (_key: string, value: unknown) => (typeof value === 'string' ? summarized(value) : value);
+
 function cellText(value: unknown, compact = true): string {
   if (value === null || value === undefined) return '-';
   if (typeof value === 'string') {
     const time = ISO_TIME.exec(value);
     if (time && compact) return `${time[1]} ${time[2]}`;
-    return value.replace(/\s+/g, ' ');
+    return summarized(value).replace(/\s+/g, ' ');
   }
-  if (Array.isArray(value)) return value.length === 0 ? '[]' : value.every((item) => typeof item !== 'object' || item === null) ? value.join(',') : JSON.stringify(value);
+  if (Array.isArray(value)) return value.length === 0 ? '[]' : value.every((item) => typeof item !== 'object' || item === null) ? value.join(',') : JSON.stringify(value, withSummaries);
   if (typeof value === 'object') {
-    const text = JSON.stringify(value);
+    const text = JSON.stringify(value, withSummaries);
     return text === '{}' ? '-' : text;
   }
   return String(value);

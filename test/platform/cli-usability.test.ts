@@ -212,6 +212,18 @@ describe('payments-admin for people', () => {
     expect(deliveries).toMatch(/FAILED|RETRYING|PENDING/);
   }, 60_000);
 
+  it('shows an inline QR image as its kind and size, not thousands of characters; --json keeps it whole', async () => {
+    const pix = (await call(sandboxed.service.url, 'POST', '/v1/payments', { key: sandboxed.tenant.apiKey, body: validPayment({ method: 'pix' }) })).body;
+    const paid = await admin(['sim', 'pay', pix.id]);
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(paid.stdout).toMatch(/status: +paid/);
+    expect(paid.stdout).toMatch(/\(image\/png, [\d,]+ characters; --json shows it\)/);
+    for (const line of paid.stdout.split('\n')) expect(line.length, line.slice(0, 200)).toBeLessThan(400);
+    const another = (await call(sandboxed.service.url, 'POST', '/v1/payments', { key: sandboxed.tenant.apiKey, body: validPayment({ method: 'pix' }) })).body;
+    const whole = JSON.parse((await admin(['--json', 'sim', 'pay', another.id])).stdout);
+    expect(whole.pix.qrCode).toMatch(/^data:image\/png;base64,/);
+  }, 60_000);
+
   it('renderTable keeps to any width: shortens free text and URLs, then leaves columns out and says so', () => {
     const rows = Array.from({ length: 3 }, (_, i) => ({
       id: `wd_${'x'.repeat(23)}${i}`,
