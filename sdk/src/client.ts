@@ -22,7 +22,11 @@ export interface PaymentsClientOptions {
   retryBaseDelayMs?: number;
   /** Cap of one backoff wait. Default 8000. */
   retryMaxDelayMs?: number;
-  /** A `Retry-After` longer than this is not waited for: the 429 is thrown with `retryAfter`. Default 60. */
+  /**
+   * A `Retry-After` longer than this is not waited for: the 429 is thrown with
+   * `retryAfter`. Default 5: a web request handler cannot sit out a rate-limit
+   * window (up to 60 s); raise it for background jobs.
+   */
   maxRetryAfterSeconds?: number;
   /** Headers sent with every request (per-call `headers` are added after them). */
   headers?: Record<string, string>;
@@ -88,7 +92,7 @@ export class PaymentsClient {
       maxRetries,
       retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
       retryMaxDelayMs: options.retryMaxDelayMs ?? 8_000,
-      maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? 60,
+      maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? 5,
       userAgent: `service-payments-sdk/${SDK_VERSION} ${runtimeOf()}`,
       headers,
       fetch: options.fetch ?? globalThis.fetch,

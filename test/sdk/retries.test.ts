@@ -84,6 +84,15 @@ describe('retries', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('by default waits a few seconds at most: a longer Retry-After comes back at once, for a web handler to answer its own caller', async () => {
+    server = await startFakeServer([json(429, { error: 'rate_limit_exceeded' }, { 'retry-after': '30' }), json(200, payment)]);
+    const client = new PaymentsClient({ apiKey: 'sk_test_fake', baseUrl: server.url });
+    const started = Date.now();
+    expect(await rejection(client.payments.get(payment.id))).toMatchObject({ status: 429, retryAfter: 30 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('a non-JSON error page becomes a PaymentsApiError with code unexpected_response', async () => {
     const html: Step = (_req, res) => void res.writeHead(400, { 'content-type': 'text/html' }).end('<h1>Bad request</h1>');
     const client = await clientFor([html]);
