@@ -36,8 +36,13 @@ ${cases((node) => node.options)}
   esac
 }
 _payments_admin() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" word i
-  for ((i = 1; i < COMP_CWORD; i++)); do
+  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" word i start=1
+  # \`npx payments-admin …\` (the README's form): its words start after npx's; any other npx command is left to the default.
+  if [[ "\${COMP_WORDS[0]}" == npx ]]; then
+    [[ "\${COMP_WORDS[1]}" == payments-admin && COMP_CWORD -gt 1 ]] || return 0
+    start=2
+  fi
+  for ((i = start; i < COMP_CWORD; i++)); do
     word="\${COMP_WORDS[i]}"
     case " $(_payments_admin_children "$path") " in
       *" $word "*) path="\${path:+$path }$word" ;;
@@ -49,7 +54,7 @@ _payments_admin() {
     COMPREPLY=($(compgen -W "$(_payments_admin_children "$path")" -- "$cur"))
   fi
 }
-complete -o default -F _payments_admin payments-admin
+complete -o default -F _payments_admin payments-admin npx
 `;
 }
 

@@ -272,12 +272,12 @@ describe('payments-admin for people', () => {
   it('shell completion: bash completes commands and options from the program itself; zsh loads the same', async () => {
     const script = await run(process.execPath, [BIN, 'completion', 'bash']);
     expect(script.code).toBe(0);
-    expect(script.stdout).toContain('complete -o default -F _payments_admin payments-admin');
-    const complete = async (words: string[]) => {
+    expect(script.stdout).toContain('complete -o default -F _payments_admin payments-admin npx');
+    const complete = async (words: string[], command = ['payments-admin']) => {
       const file = join(mkdtempSync(join(tmpdir(), 'payments-completion-')), 'completion.bash');
       writeFileSync(file, script.stdout);
-      const words_ = ['payments-admin', ...words].map((w) => `'${w}'`).join(' ');
-      const result = await run('bash', ['-c', `source '${file}'; COMP_WORDS=(${words_}); COMP_CWORD=${words.length}; _payments_admin; echo "\${COMPREPLY[*]}"`]);
+      const words_ = [...command, ...words].map((w) => `'${w}'`).join(' ');
+      const result = await run('bash', ['-c', `source '${file}'; COMP_WORDS=(${words_}); COMP_CWORD=${command.length + words.length - 1}; _payments_admin; echo "\${COMPREPLY[*]}"`]);
       rmSync(join(file, '..'), { recursive: true, force: true });
       return result.stdout.trim().split(/\s+/);
     };
@@ -286,10 +286,13 @@ describe('payments-admin for people', () => {
     expect(await complete(['webhook', 'delivery', 'l'])).toEqual(['list']);
     expect(await complete(['webhook', 'listen', '--f'])).toEqual(['--forward-to']);
     expect(await complete(['trigger', '--'])).toEqual(expect.arrayContaining(['--env', '--help']));
+    // The README's form, through npx; other npx commands get the shell's default.
+    expect(await complete(['payments-admin', 'webhook', 'delivery', 'l'], ['npx'])).toEqual(['list']);
+    expect(await complete(['vite', 'bu'], ['npx'])).toEqual(['']);
 
     const zsh = await run(process.execPath, [BIN, 'completion', 'zsh']);
     expect(zsh.stdout).toContain('bashcompinit');
-    expect(zsh.stdout).toContain('complete -o default -F _payments_admin payments-admin');
+    expect(zsh.stdout).toContain('complete -o default -F _payments_admin payments-admin npx');
     expect((await run(process.execPath, [BIN, 'completion', 'fish'])).code).toBe(2);
   });
 });
