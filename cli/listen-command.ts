@@ -170,6 +170,8 @@ export function registerListenCommand(program: Command, _tools: CliTools): void 
 
       let after: string | null = null;
       let connectedOnce = false;
+      /** While the service is away, said once: reconnection attempts are quiet until one succeeds. */
+      let lostSaid = false;
       while (!stopping.signal.aborted) {
         try {
           const query = new URLSearchParams();
@@ -204,6 +206,7 @@ export function registerListenCommand(program: Command, _tools: CliTools): void 
                   say(`Reconnected; resuming after event #${after}.`, { reconnected: true, after: Number(after) });
                 }
                 connectedOnce = true;
+                lostSaid = false;
               } else if (event.event === LISTEN_WEBHOOK) {
                 const delivery = await forward(o.forwardTo, secret, event.data, stopping.signal);
                 // The highest sequence forwarded: a late-committed event can arrive after a higher one, and must not rewind a resume.
@@ -232,7 +235,8 @@ export function registerListenCommand(program: Command, _tools: CliTools): void 
         // A stream that ended without its `ready` event was not this service's.
         if (!connectedOnce) throw notThisService(baseUrl);
         // The service went away (restart, network): resume from the last event seen, so nothing committed meanwhile is lost.
-        say(`Connection to ${baseUrl} lost; reconnecting…`, { disconnected: true });
+        if (!lostSaid) say(`Connection to ${baseUrl} lost; reconnecting…`, { disconnected: true });
+        lostSaid = true;
         await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
       }
       process.off('SIGINT', stop);

@@ -29,7 +29,7 @@
 import type { Server } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { OutboxEvent } from '../db/entities';
-import { answer, operatorAnswerOf } from '../admin/operator-answers';
+import { answer, operatorAnswerOf, operatorErrorBody } from '../admin/operator-answers';
 import { sendOperatorAnswer } from './operator-errors';
 import { sandboxEnvironment } from '../domain/sandbox';
 import { adminTokenCheck } from './admin-token';
@@ -91,6 +91,13 @@ export function webhookListenStream(services: Services, adminToken: string): Req
   const tokenMatches = adminTokenCheck(adminToken);
   return async (req: Request, res: Response) => {
     if (!tokenMatches(req.headers.authorization)) return sendOperatorAnswer(res, answer('unauthorized'));
+    // A shutting-down service stops listening at once: streams end then, or they would hold the shutdown until its timeout.
+    const server = (req.socket as { server?: Server }).server;
+    if (!(server?.listening ?? true)) {
+      // 503 as while starting: the CLI waits for the service to come back, quietly, and resumes.
+      res.status(503).set({ connection: 'close', 'retry-after': '1' }).type('application/json').send(operatorErrorBody(answer('unavailable', 'The service is stopping.')));
+      return;
+    }
 
     const environmentId = typeof req.query.environmentId === 'string' && req.query.environmentId ? req.query.environmentId : undefined;
     const after = req.query.after;
@@ -123,8 +130,6 @@ export function webhookListenStream(services: Services, adminToken: string): Req
     res.on('close', () => {
       open = false;
     });
-    // A shutting-down service stops listening at once: end the stream then, or it would hold the shutdown until its timeout.
-    const server = (req.socket as { server?: Server }).server;
     const live = () => open && !res.writableEnded && (server?.listening ?? true);
 
     let lastWrite = Date.now();
@@ -146,7 +151,10 @@ export function webhookListenStream(services: Services, adminToken: string): Req
       if (live()) services.log.error({ err: error, environmentId: environment.id }, 'webhook listen session failed');
     } finally {
       services.log.info({ environmentId: environment.id, after: cursor.after }, 'webhook listen session closed');
-      if (!res.writableEnded) res.end();
+      // At shutdown the connection goes too: kept alive, the client's reconnection would arrive on it and hold the shutdown.
+      const shuttingDown = !(server?.listening ?? true);
+      if (!res.writableEnded) res.end(() => shuttingDown && req.socket.destroy());
+      else if (shuttingDown) req.socket.destroy();
     }
   };
 }

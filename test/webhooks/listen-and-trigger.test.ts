@@ -16,7 +16,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../server/contract/event-types';
 import { cli } from '../support/cli';
 import { onPostgres } from '../support/database';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
-import { startServiceProcess } from '../support/service-process';
+import { startServiceProcess, unusedPort } from '../support/service-process';
 import { createTenant } from '../support/tenant';
 import { commitPaymentEvents, eventually, newPaymentId } from '../support/outbox-events';
 import { startReceiver, type ReceivedDelivery, type Receiver } from '../support/receiver';
@@ -222,6 +222,39 @@ describe('webhook listen and trigger against `npm start` (the embedded demo), as
       if (listener) expect(await listener.interrupt()).toBe(0);
       await receiver.close();
       expect(await service.stop()).toBe(0);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('webhook listen across a restart of the service', () => {
+  it('lets the service stop at once, says once that it lost it, and resumes quietly when it is back', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'payments-listen-restart-'));
+    const port = String(await unusedPort());
+    let service = await startServiceProcess({ DATA_DIR: dataDir, PORT: port });
+    const receiver = await startReceiver();
+    let listener: Listener | undefined;
+    try {
+      listener = await startListener({ url: service.url }, receiver.url('/hooks'), [], { DATA_DIR: dataDir });
+      // Stopping with a listener attached: the stream ends with the service, not at the shutdown timeout (10 s).
+      const stopping = Date.now();
+      expect(await service.stop()).toBe(0);
+      expect(Date.now() - stopping).toBeLessThan(5_000);
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+      expect(listener.output().match(/lost; reconnecting/g)).toHaveLength(1);
+      expect(listener.output()).not.toMatch(/Reconnected/);
+
+      service = await startServiceProcess({ DATA_DIR: dataDir, PORT: port });
+      await eventually(async () => (/Reconnected; resuming after event #\d+\./.test(listener!.output()) ? true : undefined), 15_000, 'the reconnection');
+      const { stdout } = await promisify(execFile)(process.execPath, [BIN, '--url', service.url, '--json', 'trigger', 'payment.paid'], { env: { ...process.env, DATA_DIR: dataDir } });
+      const triggered = JSON.parse(stdout) as { events: { id: string }[] };
+      const deliveries = await receiver.waitFor(3);
+      expect(deliveries.map((d) => d.json.id)).toEqual(triggered.events.map((e) => e.id));
+      expect(listener.output().match(/Reconnected/g)).toHaveLength(1);
+    } finally {
+      if (listener) expect(await listener.interrupt()).toBe(0);
+      await receiver.close();
+      await service.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
