@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, validPayment } from '../support/http';
-import { createTestDatabase, onPostgres, type TestDatabase } from '../support/database';
+import { onPostgres } from '../support/database';
 import { startSandbox, type Sandbox } from '../support/gateways';
-import { startWireCounter, type WireCounter } from '../support/postgres-wire';
-import { startTestService, type TestService } from '../support/service';
+import { startServiceBehindWire, type WireCounter } from '../support/postgres-wire';
+import type { TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
 
 /** The create's statements: the externalId's read, the quota's admission (when there is a quota), the insert with the lease, the registration. */
@@ -18,27 +18,21 @@ const WITHOUT_QUOTA = 3;
 const WITH_QUOTA = 4;
 
 describe.skipIf(!onPostgres)('round trips to PostgreSQL', () => {
-  let database: TestDatabase;
+  let behindWire: Awaited<ReturnType<typeof startServiceBehindWire>>;
   let wire: WireCounter;
   let service: TestService;
   let tenant: TestTenant;
   let sandbox: Sandbox;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    if (database.config.kind !== 'postgresql') throw new Error('PostgreSQL only');
-    const url = new URL(database.config.url);
-    wire = await startWireCounter({ host: url.hostname, port: Number(url.port || 5432) });
-    url.host = wire.address;
-    service = await startTestService({ database: { config: { kind: 'postgresql', url: url.toString() }, drop: async () => {} } });
+    behindWire = await startServiceBehindWire();
+    ({ service, wire } = behindWire);
     tenant = await createTenant(service);
     sandbox = await startSandbox(service, tenant.environmentId, { PIX: 'gateway_a' });
   });
   afterAll(async () => {
     await sandbox?.close();
-    await service?.stop();
-    await wire?.close();
-    await database?.drop();
+    await behindWire?.stop();
   });
 
   const create = (externalId: string) => call(service.url, 'POST', '/v1/payments', { key: tenant.apiKey, body: validPayment({ method: 'PIX', externalId }) });

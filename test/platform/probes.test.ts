@@ -8,8 +8,8 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probes, type Readiness } from '../../server/http/probes';
-import { createTestDatabase, onPostgres, type TestDatabase } from '../support/database';
-import { startWireCounter, type WireCounter } from '../support/postgres-wire';
+import { onPostgres } from '../support/database';
+import { startServiceBehindWire, type WireCounter } from '../support/postgres-wire';
 import { startTestService, type TestService } from '../support/service';
 
 const get = async (url: string) => {
@@ -46,24 +46,15 @@ describe('probes on a running service', () => {
 });
 
 describe.skipIf(!onPostgres)('readiness when PostgreSQL goes away', () => {
-  let database: TestDatabase;
+  let behindWire: Awaited<ReturnType<typeof startServiceBehindWire>>;
   let wire: WireCounter;
   let service: TestService;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    if (database.config.kind !== 'postgresql') throw new Error('PostgreSQL only');
-    const url = new URL(database.config.url);
-    wire = await startWireCounter({ host: url.hostname, port: Number(url.port || 5432) });
-    url.host = wire.address;
-    service = await startTestService({ database: { config: { kind: 'postgresql', url: url.toString() }, drop: async () => {} } });
+    behindWire = await startServiceBehindWire();
+    ({ service, wire } = behindWire);
   });
-  afterAll(async () => {
-    wire?.restore();
-    await service?.stop();
-    await wire?.close();
-    await database?.drop();
-  });
+  afterAll(() => behindWire?.stop());
 
   it('answers 503 within a second of the database becoming unreachable, and 200 again once it is back; health and liveness stay up', async () => {
     expect((await eventually(`${service.url}/readyz`, 200)).status).toBe(200);

@@ -7,6 +7,8 @@
  * connection dropped, new ones refused) and let it back (`restore`).
  */
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createTestDatabase } from './database';
+import { startTestService, type TestService } from './service';
 
 export interface WireCounter {
   /** host:port to use instead of PostgreSQL's. */
@@ -104,6 +106,26 @@ export async function startWireCounter(target: { host: string; port: number }): 
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A test service whose every connection to its own fresh PostgreSQL database goes through a relay (PostgreSQL only). */
+export async function startServiceBehindWire(): Promise<{ service: TestService; wire: WireCounter; stop(): Promise<void> }> {
+  const database = await createTestDatabase();
+  if (database.config.kind !== 'postgresql') throw new Error('PostgreSQL only');
+  const url = new URL(database.config.url);
+  const wire = await startWireCounter({ host: url.hostname, port: Number(url.port || 5432) });
+  url.host = wire.address;
+  const service = await startTestService({ database: { config: { kind: 'postgresql', url: url.toString() }, drop: async () => {} } });
+  return {
+    service,
+    wire,
+    async stop() {
+      wire.restore();
+      await service.stop();
+      await wire.close();
+      await database.drop();
     },
   };
 }
