@@ -53,6 +53,8 @@ describe.skipIf(!chromiumAvailable)('people and their mail, in the dashboard', (
     const { page, problems } = await freshPage();
     await page.goto(`${service.url}/dashboard/`);
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    // The page is loaded on demand: until it shows, the E-mail field on screen is still the log-in page's.
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
     await page.getByRole('textbox', { name: /^E-mail/ }).fill(email);
     await page.getByRole('button', { name: 'Mail me a link' }).click();
     await page.getByRole('status').filter({ hasText: 'If an account uses that address' }).waitFor();
