@@ -49,8 +49,6 @@ export class GatewayFailure extends Error {
   }
 }
 
-export const isGatewayFailure = (value: unknown): value is GatewayFailure => value instanceof GatewayFailure;
-
 export type WebhookRejection = 'missing_signature' | 'invalid_signature' | 'stale_timestamp' | 'malformed_payload';
 
 /**
