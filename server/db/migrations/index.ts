@@ -10,6 +10,7 @@ import { Migration20261122180007_dashboard_users } from './Migration202611221800
 import { Migration20261122181000_listing_indexes } from './Migration20261122181000_listing_indexes';
 import { Migration20261124120000_quota_counters } from './Migration20261124120000_quota_counters';
 import { Migration20261124130000_password_resets } from './Migration20261124130000_password_resets';
+import { Migration20261125082857_money_truth } from './Migration20261125082857_money_truth';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -22,4 +23,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122181000_listing_indexes', class: Migration20261122181000_listing_indexes },
   { name: 'Migration20261124120000_quota_counters', class: Migration20261124120000_quota_counters },
   { name: 'Migration20261124130000_password_resets', class: Migration20261124130000_password_resets },
+  { name: 'Migration20261125082857_money_truth', class: Migration20261125082857_money_truth },
 ];

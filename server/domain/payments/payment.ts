@@ -19,7 +19,12 @@ export const PaymentSchema = defineEntity({
   tableName: 'payments',
   uniques: [{ properties: ['environment', 'externalId'] }],
   // The dashboard's list: newest first within an environment (keyset on createdAt, id).
-  indexes: [{ properties: ['gateway', 'gatewayRef'] }, { properties: ['environment', 'createdAt', 'id'] }],
+  indexes: [
+    { properties: ['gateway', 'gatewayRef'] },
+    { properties: ['environment', 'createdAt', 'id'] },
+    // Background reconciliation reads what is due; only unfinished rows carry a time, so the index stays small.
+    { name: 'payments_reconcile_due_index', expression: 'create index "payments_reconcile_due_index" on "payments" ("reconcile_at") where "reconcile_at" is not null' },
+  ],
   properties: {
     id: p.string().primary().onCreate(() => newId('pay')),
     ...registrationColumns,
@@ -32,6 +37,10 @@ export const PaymentSchema = defineEntity({
     cardLast4: p.string().length(4).nullable(),
     /** The subscription whose recurring charge this payment is, if any. */
     subscriptionId: p.string().length(64).nullable(),
+    /** When the payment became `paid` here. */
+    paidAt: p.datetime().nullable(),
+    /** Pix: when the gateway says the code stops being payable. */
+    expiresAt: p.datetime().nullable(),
   },
 });
 

@@ -9,6 +9,9 @@ import { GATEWAY_NAMES } from '../../contract/enums';
 import { TEXT_LIMITS } from '../../contract/limits';
 import { Environment } from '../../db/entities';
 
+/** The first background read of a new resource, a minute after it was created. */
+export const FIRST_RECONCILIATION_MS = 60_000;
+
 export const registrationColumns = {
   environment: () => p.manyToOne(Environment),
   externalId: p.string().length(TEXT_LIMITS.externalId),
@@ -35,6 +38,22 @@ export const registrationColumns = {
   registrationLeaseUntil: p.datetime().nullable(),
   createdAt: p.datetime().onCreate(() => new Date()),
   updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  /**
+   * The moment of the newest gateway report applied: a webhook's own event
+   * time, or when a sync or reconciliation read the gateway. An inbound
+   * webhook older than it is stale (decision 17) and moves no status.
+   */
+  gatewaySeenAt: p.datetime().nullable(),
+  /** When background reconciliation reads this resource from its gateway next; null once there is nothing left to find out (final). */
+  reconcileAt: p.datetime().nullable().onCreate(() => new Date(Date.now() + FIRST_RECONCILIATION_MS)),
+  /** How many reconciliation reads were made: the step of the schedule. */
+  reconcileChecks: p.integer().default(0),
+  /** When reconciliation last read this resource from its gateway. */
+  reconciledAt: p.datetime().nullable(),
+  /** While in the future, one node is reading this resource for reconciliation. */
+  reconcileLeaseUntil: p.datetime().nullable(),
+  /** When the gateway answered that it does not know this resource (not found); surfaced to operators, never retried. */
+  gatewayMissingAt: p.datetime().nullable(),
 };
 
 type RegistrationColumns = InferEntityFromProperties<typeof registrationColumns>;

@@ -18,7 +18,12 @@ export const SubscriptionSchema = defineEntity({
   tableName: 'subscriptions',
   uniques: [{ properties: ['environment', 'externalId'] }],
   // The dashboard's list: newest first within an environment (keyset on createdAt, id).
-  indexes: [{ properties: ['gateway', 'gatewayRef'] }, { properties: ['environment', 'createdAt', 'id'] }],
+  indexes: [
+    { properties: ['gateway', 'gatewayRef'] },
+    { properties: ['environment', 'createdAt', 'id'] },
+    // Background reconciliation reads what is due; only unfinished rows carry a time, so the index stays small.
+    { name: 'subscriptions_reconcile_due_index', expression: 'create index "subscriptions_reconcile_due_index" on "subscriptions" ("reconcile_at") where "reconcile_at" is not null' },
+  ],
   properties: {
     id: p.string().primary().onCreate(() => newId('sub')),
     // gateway_c: gatewayRef is the `pl_` checkout link until the customer completes checkout, then the `sub_` subscription.
