@@ -11,6 +11,7 @@ import { initTRPC } from '@trpc/server';
 import type { Logger } from 'pino';
 import type { EntityManager } from '../db/orm';
 import type { Services } from '../services';
+import type { SandboxKeyCaller } from '../domain/sandbox-keys';
 import { OPERATOR, type Actor } from './access';
 import { asTrpcError } from './operator-answers';
 
@@ -36,20 +37,38 @@ export interface AdminContext {
   actor: Actor;
   /** Null for in-process callers (the demo seed, tests' callers): they have no browser. */
   web: WebCaller | null;
+  /**
+   * A merchant's sandbox API key (`trigger` without the admin token), or null.
+   * Its actor is a member of no organization, so any procedure but the few
+   * that read this (the HTTP edge lets no other through) finds nothing.
+   */
+  sandboxKey: SandboxKeyCaller | null;
 }
 
-export const adminContext = (services: Services, log: Logger = services.log, actor: Actor = OPERATOR, web: WebCaller | null = null): AdminContext => ({
+export const adminContext = (
+  services: Services,
+  log: Logger = services.log,
+  actor: Actor = OPERATOR,
+  web: WebCaller | null = null,
+  sandboxKey: SandboxKeyCaller | null = null,
+): AdminContext => ({
   log,
   em: services.db.fork(),
   services,
   actor,
   web,
+  sandboxKey,
 });
 
 export const adminT = initTRPC.context<AdminContext>().create();
 
-/** Mutations that change nothing an API key's cache holds (people, their sessions and roles): no epoch bump. */
-const KEY_NEUTRAL = /^(auth|members|users)\./;
+/**
+ * Mutations that change nothing an API key's cache holds (people, their
+ * sessions and roles; the sandbox's test payments, triggers and simulators):
+ * no epoch bump, so a merchant triggering events with a sandbox key does not
+ * send every node's /v1 requests back to the database.
+ */
+const KEY_NEUTRAL = /^(auth|members|users|simulators|sandbox)\./;
 
 const keyEpochAndRefusals = adminT.middleware(async ({ ctx, type, path, next }) => {
   const result = await next();

@@ -15,6 +15,7 @@ import { Subscription } from '../domain/subscriptions/subscription';
 import { WEBHOOK_EVENT_TYPES } from '../contract/event-types';
 import { notFound, operatorRefusal } from '../domain/refusal';
 import { runningSimulators, sandboxOf, simulatePayment, simulateSubscription, triggerEvent } from '../domain/sandbox';
+import { countSandboxKeyUse, ownEnvironment } from '../domain/sandbox-keys';
 import { faultSchema, PAYMENT_OUTCOMES, SIM_OPERATIONS, SUBSCRIPTION_OUTCOMES } from '../contract/sandbox-controls';
 import { environmentAccess, recordAccess, requireOperator } from './access';
 import { adminProcedure, adminT as t, type AdminContext } from './procedure';
@@ -65,10 +66,19 @@ export const simulatorsRouter = t.router({
     return { gateway: input.gateway, cleared: true };
   }),
 
-  /** Produces an event of the given type in a sandbox environment (the only sandbox when none is named: operators only). */
+  /**
+   * Produces an event of the given type in a sandbox environment (the only
+   * sandbox when none is named: operators only). With a sandbox API key: the
+   * key's own environment, counted like a create in the key's rate limits.
+   */
   trigger: adminProcedure
     .input(z.strictObject({ eventType: z.enum(WEBHOOK_EVENT_TYPES), environmentId: RecordId.optional() }))
     .mutation(async ({ ctx, input }) => {
+      if (ctx.sandboxKey) {
+        const environmentId = ownEnvironment(ctx.sandboxKey, input.environmentId);
+        await countSandboxKeyUse(ctx.services, ctx.sandboxKey, 'payments_create');
+        return triggerEvent(ctx.em, ctx.services, { eventType: input.eventType, environmentId });
+      }
       if (input.environmentId) await environmentAccess(ctx, input.environmentId, 'develop');
       else if (ctx.actor.kind !== 'operator') throw operatorRefusal('invalid', 'Name the sandbox environment to trigger the event in (environmentId).');
       return triggerEvent(ctx.em, ctx.services, input);

@@ -1,7 +1,11 @@
 /**
- * The internal operator API over HTTP. Two kinds of caller:
+ * The internal operator API over HTTP. Three kinds of caller:
  * - `Authorization: Bearer <admin token>`: the operator (the CLI), checked
  *   without touching the database;
+ * - `Authorization: Bearer sk_test_…`: a merchant's developer with a sandbox
+ *   API key (`payments-admin trigger --api-key`), for the procedures of
+ *   KEY_PROCEDURES only, in the key's own environment
+ *   (domain/sandbox-keys.ts);
  * - the dashboard: the `dashboard_session` cookie (HttpOnly, SameSite=Strict,
  *   Secure over HTTPS) names a session, and every call but `auth.session`,
  *   `auth.login` and `auth.acceptInvitation` (which answer without one) must
@@ -34,6 +38,7 @@ import { DEVICE_COOKIE } from '../domain/people/trusted-devices';
 import { OPERATOR, type Actor } from '../admin/access';
 import { JSON_MAX_DEPTH } from '../contract/limits';
 import { adminTokenCheck } from './admin-token';
+import { authenticateSandboxKey, presentsApiKey, type SandboxKeyCaller } from '../domain/sandbox-keys';
 import { replaceErrorBody } from './error-bodies';
 import { checkRawJson, jsonNestedDeeperThan, NOT_UTF8_MESSAGE, tooDeepMessage } from './json-body';
 import type { Services } from '../services';
@@ -59,7 +64,7 @@ declare global {
       /** The operator error this request ends with, sent instead of tRPC's envelope. */
       operatorAnswer?: OperatorAnswer;
       /** Who calls, decided before the body is read. */
-      adminCaller?: { actor: Actor; web: WebCaller };
+      adminCaller?: { actor: Actor; web: WebCaller; sandboxKey?: SandboxKeyCaller };
     }
   }
 }
@@ -75,7 +80,10 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
   const trpc = createExpressMiddleware({
     router: adminRouter,
     allowBatching: false,
-    createContext: ({ req }) => adminContext(services, req.log, (req as Request).adminCaller?.actor ?? NOBODY, (req as Request).adminCaller?.web ?? null),
+    createContext: ({ req }) => {
+      const caller = (req as Request).adminCaller;
+      return adminContext(services, req.log, caller?.actor ?? NOBODY, caller?.web ?? null, caller?.sandboxKey ?? null);
+    },
     onError: ({ error, req, path }) => {
       const reply = operatorAnswerOf(error);
       (req as Request).operatorAnswer = reply ?? answer('internal_error');
@@ -87,7 +95,15 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
 
   return async (req, res, next) => {
     const header = req.headers.authorization;
-    if (header !== undefined || !hasCookie(req, SESSION_COOKIE) && !OPEN_PROCEDURES.has(procedureOf(req))) {
+    if (presentsApiKey(header)) {
+      try {
+        const refusal = await sandboxKeyCaller(services, req, res);
+        if (refusal) return send(res, refusal);
+      } catch (error) {
+        (req.log ?? services.log).error({ err: error }, 'could not authenticate the API key');
+        return send(res, answer('internal_error'));
+      }
+    } else if (header !== undefined || !hasCookie(req, SESSION_COOKIE) && !OPEN_PROCEDURES.has(procedureOf(req))) {
       if (!tokenMatches(header)) return send(res, answer('unauthorized'));
       req.adminCaller = { actor: OPERATOR, web: webCaller(services, req, res, null) };
     } else {
@@ -142,6 +158,30 @@ export const SESSION_COOKIE = 'dashboard_session';
 export const CSRF_HEADER = 'x-csrf-token';
 /** What answers without a session: how one begins (and, for `auth.session`, whether one exists). */
 const OPEN_PROCEDURES = new Set(['auth.login', 'auth.session', 'auth.invitation', 'auth.acceptInvitation', 'auth.requestPasswordReset', 'auth.resetPassword']);
+
+/** What a sandbox API key may call here: the development tools' (webhook listen has its own route, listen-stream.ts). */
+const KEY_PROCEDURES = new Set(['simulators.trigger']);
+
+/**
+ * A call with a sandbox API key: only KEY_PROCEDURES, and only once the key
+ * is authenticated (as on /v1) and found to be a sandbox one. Its actor is a
+ * member of no organization; the procedure reads the key's environment from
+ * the context. Sets `req.adminCaller`, or answers why the call is refused.
+ */
+async function sandboxKeyCaller(services: Services, req: Request, res: Response): Promise<OperatorAnswer | null> {
+  if (!KEY_PROCEDURES.has(procedureOf(req))) {
+    return answer('forbidden', 'An API key can only trigger events and listen to them here; every other operator call takes the admin token or a dashboard session.');
+  }
+  try {
+    const sandboxKey = await authenticateSandboxKey(services.db.fork(), services, req.headers.authorization);
+    req.adminCaller = { actor: NOBODY, web: webCaller(services, req, res, null), sandboxKey };
+    return null;
+  } catch (error) {
+    const reply = operatorAnswerOf(error);
+    if (!reply) throw error;
+    return reply;
+  }
+}
 
 /** Nobody logged in: a member of no organization, so every scoped read is empty and every record not found. */
 const NOBODY: Actor = { kind: 'member', userId: '', roles: new Map() };

@@ -22,6 +22,11 @@
  * an earlier connection that was filled while the CLI was disconnected is
  * not sent again.
  *
+ * Two credentials open it: the platform's admin token (any sandbox
+ * environment, named or the only one), or a merchant's sandbox API key
+ * (`sk_test_…`, its own environment only; domain/sandbox-keys.ts), whose
+ * streams are limited per key and end when the key is revoked.
+ *
  * Frames: one `ready` (`{"environmentId","after"}`), then per event
  * `id: <sequence>`, `event: webhook` and `data: <envelope>`, where the
  * envelope is the exact bytes a registered endpoint receives as its body.
@@ -32,6 +37,7 @@ import { OutboxEvent } from '../db/entities';
 import { answer, operatorAnswerOf, operatorErrorBody } from '../admin/operator-answers';
 import { sendOperatorAnswer } from './operator-errors';
 import { sandboxEnvironment } from '../domain/sandbox';
+import { authenticateSandboxKey, countSandboxKeyUse, ownEnvironment, presentsApiKey, type SandboxKeyCaller } from '../domain/sandbox-keys';
 import { adminTokenCheck } from './admin-token';
 import type { Services } from '../services';
 import { LISTEN_READY, LISTEN_WEBHOOK, type ListenReady } from '../contract/listen-protocol';
@@ -46,6 +52,14 @@ const GAP_GRACE_MS = 60_000;
 const START_GAP_WINDOW = 100;
 const MAX_GAPS = 1_000;
 const BATCH = 200;
+/**
+ * Streams one sandbox API key may hold open on one node: each polls the
+ * database, and a merchant's developer needs one or two (a terminal per
+ * receiver), not hundreds. The admin token is not limited.
+ */
+const MAX_SESSIONS_PER_KEY = 5;
+/** How often an open stream of an API key checks the key is still accepted (a revocation ends the stream within this). */
+const KEY_RECHECK_MS = 5_000;
 
 
 interface SequenceRow {
@@ -89,8 +103,13 @@ class Cursor {
 
 export function webhookListenStream(services: Services, adminToken: string): RequestHandler {
   const tokenMatches = adminTokenCheck(adminToken);
+  /** Open streams per API key on this node. */
+  const sessionsOfKey = new Map<string, number>();
   return async (req: Request, res: Response) => {
-    if (!tokenMatches(req.headers.authorization)) return sendOperatorAnswer(res, answer('unauthorized'));
+    const authorization = req.headers.authorization;
+    // Two credentials: the platform's admin token (any sandbox), or a merchant's sandbox API key (its own environment).
+    const withKey = presentsApiKey(authorization);
+    if (!withKey && !tokenMatches(authorization)) return sendOperatorAnswer(res, answer('unauthorized'));
     // A shutting-down service stops listening at once: streams end then, or they would hold the shutdown until its timeout.
     const server = (req.socket as { server?: Server }).server;
     if (!(server?.listening ?? true)) {
@@ -99,7 +118,19 @@ export function webhookListenStream(services: Services, adminToken: string): Req
       return;
     }
 
-    const environmentId = typeof req.query.environmentId === 'string' && req.query.environmentId ? req.query.environmentId : undefined;
+    let environmentId = typeof req.query.environmentId === 'string' && req.query.environmentId ? req.query.environmentId : undefined;
+    let keyCaller: SandboxKeyCaller | null = null;
+    if (withKey) {
+      try {
+        keyCaller = await authenticateSandboxKey(services.db.fork(), services, authorization);
+        environmentId = ownEnvironment(keyCaller, environmentId);
+        await countSandboxKeyUse(services, keyCaller, 'default');
+      } catch (error) {
+        const reply = operatorAnswerOf(error);
+        if (reply) return sendOperatorAnswer(res, reply);
+        throw error;
+      }
+    }
     const after = req.query.after;
     if (after !== undefined && (typeof after !== 'string' || !/^\d{1,15}$/.test(after))) {
       return sendOperatorAnswer(res, answer('invalid_input', 'after: expected the sequence of an event (a non-negative integer).'));
@@ -116,6 +147,15 @@ export function webhookListenStream(services: Services, adminToken: string): Req
     }
     const start = after !== undefined ? Number(after) : await lastSequence(services);
     const cursor = Cursor.at(start, await visibleSequences(services, start - START_GAP_WINDOW, start), Date.now());
+    // Counted and taken with no wait in between, so concurrent openings cannot all pass the check.
+    const apiKeyId = keyCaller?.apiKeyId;
+    if (apiKeyId) {
+      const held = sessionsOfKey.get(apiKeyId) ?? 0;
+      if (held >= MAX_SESSIONS_PER_KEY) {
+        return sendOperatorAnswer(res, { ...answer('rate_limited', `This API key already has ${held} webhook listen sessions open here; stop one first.`), retryAfter: 5 });
+      }
+      sessionsOfKey.set(apiKeyId, held + 1);
+    }
 
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -124,7 +164,7 @@ export function webhookListenStream(services: Services, adminToken: string): Req
     });
     const ready: ListenReady = { environmentId: environment.id, after: start };
     res.write(`event: ${LISTEN_READY}\ndata: ${JSON.stringify(ready)}\n\n`);
-    services.log.info({ environmentId: environment.id, after: start }, 'webhook listen session opened');
+    services.log.info({ environmentId: environment.id, after: start, apiKeyId }, 'webhook listen session opened');
 
     let open = true;
     res.on('close', () => {
@@ -133,8 +173,24 @@ export function webhookListenStream(services: Services, adminToken: string): Req
     const live = () => open && !res.writableEnded && (server?.listening ?? true);
 
     let lastWrite = Date.now();
+    let keyCheckedAt = Date.now();
     try {
       while (live()) {
+        // A key revoked (or its environment's access otherwise withdrawn) while streaming: the stream ends, and the CLI's reconnection is refused.
+        if (withKey && Date.now() - keyCheckedAt >= KEY_RECHECK_MS) {
+          const stillAccepted = await authenticateSandboxKey(services.db.fork(), services, authorization).then(
+            () => true,
+            (error: unknown) => {
+              if (operatorAnswerOf(error)) return false;
+              throw error;
+            },
+          );
+          if (!stillAccepted) {
+            services.log.info({ environmentId: environment.id, apiKeyId }, 'webhook listen session ended: its API key is no longer accepted');
+            break;
+          }
+          keyCheckedAt = Date.now();
+        }
         const frames = await poll(services, environment.id, cursor);
         for (const frame of frames) {
           if (!live()) break;
@@ -150,6 +206,11 @@ export function webhookListenStream(services: Services, adminToken: string): Req
     } catch (error) {
       if (live()) services.log.error({ err: error, environmentId: environment.id }, 'webhook listen session failed');
     } finally {
+      if (apiKeyId) {
+        const left = (sessionsOfKey.get(apiKeyId) ?? 1) - 1;
+        if (left > 0) sessionsOfKey.set(apiKeyId, left);
+        else sessionsOfKey.delete(apiKeyId);
+      }
       services.log.info({ environmentId: environment.id, after: cursor.after }, 'webhook listen session closed');
       // At shutdown the connection goes too: kept alive, the client's reconnection would arrive on it and hold the shutdown.
       const shuttingDown = !(server?.listening ?? true);
