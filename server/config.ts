@@ -105,6 +105,13 @@ const EnvSchema = z
     WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
     /** How long a claimed delivery belongs to one node; after it, an interrupted attempt is made again. */
     WEBHOOK_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
+    /**
+     * A second listener serving only `GET /metrics`, without credentials, for Prometheus (bind it where only Prometheus
+     * reaches: METRICS_HOST). Unset: no such listener; /metrics stays on PORT behind the admin token.
+     */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    /** Address of the METRICS_PORT listener (default HOST). */
+    METRICS_HOST: z.string().min(1).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.ADMIN_TOKEN) {
@@ -124,6 +131,9 @@ const EnvSchema = z
     }
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must not be longer than HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)' });
+    }
+    if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
+      ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT (the metrics listener is a listener of its own)' });
     }
     if (env.WEBHOOK_LEASE_MS <= env.WEBHOOK_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_LEASE_MS'], message: 'must be longer than WEBHOOK_TIMEOUT_MS (a live attempt must never be taken over)' });
@@ -167,6 +177,8 @@ export interface Config {
   };
   /** Outbound webhooks (server/webhooks). */
   webhooks: { allowLocalUrls: boolean; timeoutMs: number; dispatcher: boolean; pollIntervalMs: number; leaseMs: number };
+  /** The credential-free /metrics listener (METRICS_PORT, METRICS_HOST); null: /metrics only on PORT, behind the admin token. */
+  metricsListener: { host: string; port: number } | null;
 }
 
 export class ConfigError extends Error {
@@ -215,5 +227,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
       leaseMs: env.WEBHOOK_LEASE_MS,
     },
+    metricsListener: env.METRICS_PORT === undefined ? null : { host: env.METRICS_HOST ?? env.HOST, port: env.METRICS_PORT },
   };
 }

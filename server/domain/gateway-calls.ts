@@ -7,6 +7,7 @@
  */
 import type { GatewayAdapter } from '../gateways';
 import { GatewayFailure } from '../gateways';
+import { observeGatewayCall, type GatewayCallOutcome } from '../observability/metrics';
 import { raises } from './raises';
 import { Refusal } from './refusal';
 
@@ -49,10 +50,18 @@ export function speakingThroughTheCore(adapter: GatewayAdapter): GatewayAdapter 
       const value: unknown = Reflect.get(target, key, receiver);
       if (typeof value !== 'function' || key === 'close') return value;
       return async (...args: unknown[]) => {
+        // Every call of every adapter passes here: the one place that counts and times them (gateway_calls_total).
+        const started = performance.now();
+        let outcome: GatewayCallOutcome = 'error';
         try {
-          return await (value as (...args: unknown[]) => Promise<unknown>).apply(target, args);
+          const answer = await (value as (...args: unknown[]) => Promise<unknown>).apply(target, args);
+          outcome = 'ok';
+          return answer;
         } catch (error) {
+          if (error instanceof GatewayFailure) outcome = error.kind;
           throw error instanceof GatewayFailure ? refusalOf(error) : error;
+        } finally {
+          observeGatewayCall(target.name, String(key), outcome, (performance.now() - started) / 1000);
         }
       };
     },

@@ -23,6 +23,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityManager } from '../db/orm';
+import { quotaRefusals } from '../observability/metrics';
 
 export interface QuotaAdmission {
   /** Gives the admission back: the create ended without a payment that can still be registered. Once only. */
@@ -156,6 +157,7 @@ export async function admit(em: EntityManager, request: QuotaRequest): Promise<Q
         reconciledOnce = true;
         continue;
       }
+      quotaRefusals.inc();
       return 'refused';
     }
     if (await claimHolderDone(em, request)) return 'taken';

@@ -22,6 +22,7 @@ import { isUnexpected, toApiError } from './error-translation';
 import './express-augment';
 import { inboundWebhooks } from './inbound-webhooks';
 import { jsonBody } from './json-body';
+import { httpMetrics, METRICS_PATH, metricsEndpoint } from './metrics';
 import { pinInputCoercion } from './no-coercion';
 import { probes, type Readiness } from './probes';
 import { requestLog } from './request-log';
@@ -42,10 +43,13 @@ export function createApp(services: Services, options: { adminToken: string; rea
   app.disable('etag');
   // Behind a reverse proxy, req.ip is the client's address only when the proxy is trusted (TRUST_PROXY).
   app.set('trust proxy', services.config.trustProxy);
+  // First, so every answer is counted and timed, refusals by later middleware included.
+  app.use(httpMetrics());
   app.use(requestLog(services.log));
   app.use(securityHeaders(services.publicUrl));
   app.use(originFormOnly);
   probes(app, options.readiness);
+  app.get(METRICS_PATH, metricsEndpoint(options.adminToken));
 
   // Built on first use: with PORT=0 the address the document names is known only once the port is bound.
   let contract: { json: string; yaml: string } | undefined;

@@ -14,6 +14,7 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RATE_LIMIT_WINDOW_SECONDS, type RateLimitDecision, type RateLimiter } from '../domain/rate-limits';
 import type { SharedStore } from './redis';
+import { rateLimitRefusals } from '../observability/metrics';
 
 function decide(limit: number, res: RateLimiterRes, allowed: boolean, nowMs: number): RateLimitDecision {
   const msLeft = Math.max(0, res.msBeforeNext);
@@ -88,4 +89,16 @@ export function createRedisRateLimiter(store: SharedStore): RateLimiter {
       }),
     async () => {},
   );
+}
+
+/** The limiter as the service uses it: each refusal is counted by bucket (rate_limit_refusals_total), whatever store decides. */
+export function countingRefusals(limiter: RateLimiter): RateLimiter {
+  return {
+    async consume(bucket, apiKeyId, limit) {
+      const decision = await limiter.consume(bucket, apiKeyId, limit);
+      if (!decision.allowed) rateLimitRefusals.inc({ bucket });
+      return decision;
+    },
+    close: () => limiter.close(),
+  };
 }

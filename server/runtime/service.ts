@@ -5,14 +5,17 @@
  * services on ephemeral ports.
  */
 import type { Server } from 'node:http';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config';
 import { openDatabase } from '../db/orm';
 import { ENTITIES } from '../domain/entities';
 import { createApp } from '../http/app';
+import { metricsServer } from '../http/metrics';
+import { registerOutboxLag } from '../observability/outbox-lag';
 import { answerUnparsableRequests } from '../http/edge';
 import type { Readiness } from '../http/probes';
-import { createMemoryRateLimiter, createRedisRateLimiter } from './rate-limit-stores';
+import { countingRefusals, createMemoryRateLimiter, createRedisRateLimiter } from './rate-limit-stores';
 import { createMemoryLoginThrottle, createRedisLoginThrottle } from './login-throttle-stores';
 import { connectSharedStore } from './redis';
 import { localTenancyEpoch, redisTenancyEpoch } from './tenancy-epochs';
@@ -27,11 +30,13 @@ import { gatewayUrlPolicy } from '../outbound/url-guard';
 import { createWebhookRuntime } from '../webhooks/runtime';
 import { localAdminToken, localMasterKey } from './local-secrets';
 import { outboxMailer, smtpMailer } from './mail-transports';
-import { bindPort, claimDataFolder, databaseFailure, type BoundPort } from './startup';
+import { bindPort, claimDataFolder, databaseFailure, StartupError, type BoundPort } from './startup';
 import type { Logger } from './logger';
 
 export interface RunningService {
   url: string;
+  /** The credential-free metrics listener's `/metrics` (METRICS_PORT); null without one. */
+  metricsUrl: string | null;
   services: Services;
   adminToken: string;
   /** Stops accepting connections, lets in-flight requests finish (up to the shutdown timeout), closes the stores. */
@@ -63,7 +68,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
       'REDIS_URL is not set: rate limits are counted per node, and another node\'s key revocation reaches this node within 1 s; set REDIS_URL when more than one node serves this database',
     );
   }
-  const rateLimiter = shared ? createRedisRateLimiter(shared) : createMemoryRateLimiter();
+  const rateLimiter = countingRefusals(shared ? createRedisRateLimiter(shared) : createMemoryRateLimiter());
   const loginThrottle = shared ? createRedisLoginThrottle(shared) : createMemoryLoginThrottle();
   // Without a shared epoch on PostgreSQL another node's change reaches this node's cache within a second.
   const epoch = shared ? redisTenancyEpoch(shared) : localTenancyEpoch();
@@ -105,6 +110,30 @@ export async function startService(config: Config, log: Logger, options: { now?:
   }
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  // Read on each scrape from this service's database; unregistered at close.
+  const unregisterOutboxLag = registerOutboxLag(db);
+  let metrics: Server | null = null;
+  let metricsUrl: string | null = null;
+  if (config.metricsListener) {
+    const listener = metricsServer((error) => log.error({ err: error }, 'metrics scrape failed'));
+    metrics = listener;
+    try {
+      listener.listen(config.metricsListener.port, config.metricsListener.host);
+      await once(listener, 'listening');
+    } catch (error) {
+      unregisterOutboxLag();
+      server.close();
+      await webhooks.close();
+      await rateLimiter.close();
+      await shared?.close();
+      await db.close();
+      dataFolder.release();
+      const code = (error as { code?: string }).code;
+      throw code === 'EADDRINUSE' ? new StartupError(`METRICS_PORT ${config.metricsListener.port} is already in use on ${config.metricsListener.host}; set METRICS_PORT to a free port.`) : error;
+    }
+    const metricsHost = ['0.0.0.0', '::'].includes(config.metricsListener.host) ? '127.0.0.1' : config.metricsListener.host;
+    metricsUrl = `http://${metricsHost.includes(':') ? `[${metricsHost}]` : metricsHost}:${(listener.address() as AddressInfo).port}/metrics`;
+  }
   if (!config.publicBaseUrl) publicUrl = `http://${host}:${port}`;
   dispatcher?.start();
 
@@ -115,6 +144,8 @@ export async function startService(config: Config, log: Logger, options: { now?:
       const deadline = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
       await drained;
       clearTimeout(deadline);
+      unregisterOutboxLag();
+      await new Promise<void>((resolve) => (metrics ? metrics.close(() => resolve()) : resolve()));
       await dispatcher?.stop();
       await webhooks.close();
       await gateways.close();
@@ -126,5 +157,5 @@ export async function startService(config: Config, log: Logger, options: { now?:
       dataFolder.release();
     })());
 
-  return { url: `http://${host}:${port}`, services, adminToken, close };
+  return { url: `http://${host}:${port}`, metricsUrl, services, adminToken, close };
 }

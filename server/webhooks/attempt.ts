@@ -12,6 +12,7 @@ import { signingSecret } from './endpoints';
 import { secretFingerprint, signatureHeader } from '../contract/webhook-signature';
 import type { AttemptResult } from './transport';
 import { webhookUrlPolicy } from '../outbound/url-guard';
+import { observeWebhookDelivery } from '../observability/metrics';
 
 const failedWithout = (error: string): AttemptResult => ({ outcome: 'FAILED', responseStatus: null, durationMs: 0, responseExcerpt: null, error });
 
@@ -46,6 +47,7 @@ export async function attemptDelivery(services: Services, claim: ClaimedDelivery
       })
     : failedWithout('the endpoint is disabled');
 
+  observeWebhookDelivery(result.outcome, trigger, result.durationMs);
   const recorded = await finishAttempt(em, claim, begun.attemptId, result);
   const fields = { deliveryId: claim.id, endpointId: claim.endpointId, eventId: claim.eventId, attempt: claim.attemptNumber, trigger };
   if (!recorded) services.log.warn(fields, 'webhook delivery claim expired during the attempt; its outcome was kept on the attempt only');
