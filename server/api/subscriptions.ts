@@ -17,6 +17,7 @@ export const createSubscriptionProcedure = authedProcedure
       summary: 'Create a card subscription',
       description:
         'Subscriptions are card-only and routed by the SUBSCRIPTION rule. Initial status `trialing` when `trialDays > 0`, else `active`. ' +
+        "On gateway_c the plan fixes the trial as it fixes amount and interval: `trialDays` left out (or null) is the plan's trial days, and any other value than the plan's is 400 `invalid_input` at `trialDays`, naming the plan's; the stored subscription says the trial the customer really gets. Elsewhere `trialDays` defaults to 0. " +
         'Idempotent by `externalId` per environment, like payments (a repeat answers 201 with the existing subscription and `Idempotent-Replayed: true`). On gateway_c the subscription starts as a checkout link (`gatewayRef` `pl_…`, `checkoutUrl`) and ' +
         '`subscription.created` is sent when the customer completes checkout and `gatewayRef` becomes `sub_…`; elsewhere it is sent at once.',
       protect: true,

@@ -6,7 +6,7 @@
  */
 import type { GatewayName } from '../contract/enums';
 import { Refusal } from './refusal';
-import { gatewayCapabilities, type GatewayAdapter } from '../gateways';
+import { gatewayCapabilities, type GatewayAdapter, type GatewayPlan } from '../gateways';
 import { raises } from './raises';
 
 export const GATEWAY_REQUIREMENTS = raises(['invalid_input']);
@@ -39,11 +39,12 @@ export function subscriptionPlanFor(gateway: GatewayName, request: { phone: stri
 
 /**
  * On gateways whose subscriptions follow a plan, the plan fixes what the
- * customer is charged: an unknown plan, or an amount or interval other than
- * the plan's, is refused before anything is created, so the stored
- * subscription always says what is really charged.
+ * customer is charged and the trial they get: an unknown plan, or an amount,
+ * interval or trial other than the plan's, is refused before anything is
+ * created, so the stored subscription always says what is really charged.
+ * A trial left out (null) is the plan's. Answers the plan.
  */
-export async function assertMatchesPlan(adapter: GatewayAdapter, planId: string, request: { amount: number; interval: string }): Promise<void> {
+export async function assertMatchesPlan(adapter: GatewayAdapter, planId: string, request: { amount: number; interval: string; trialDays: number | null }): Promise<GatewayPlan> {
   const plan = adapter.getPlan ? await adapter.getPlan(planId) : null;
   const gateway = adapter.name;
   if (!plan) {
@@ -56,5 +57,10 @@ export async function assertMatchesPlan(adapter: GatewayAdapter, planId: string,
   if (plan.interval !== request.interval) {
     issues.push({ path: ['interval'], message: `plan ${plan.planId} is ${plan.interval}; send that interval or choose another plan` });
   }
+  if (request.trialDays !== null && plan.trialDays !== request.trialDays) {
+    const trial = plan.trialDays > 0 ? `a ${plan.trialDays}-day trial (trialDays ${plan.trialDays})` : 'no trial (trialDays 0)';
+    issues.push({ path: ['trialDays'], message: `plan ${plan.planId} has ${trial}; send that, leave trialDays out, or choose another plan` });
+  }
   if (issues.length) throw new Refusal('invalid_input', { issues });
+  return plan;
 }

@@ -113,6 +113,28 @@ describe('the gateway_c plan fixes the price', () => {
     expect(await stored('wrong-interval')).toBe(404);
   });
 
+  it('refuses trial days other than the plan\'s at trialDays, naming the plan\'s trial', async () => {
+    const yearOnNoTrial = await create({ externalId: 'trial-on-plan-without', trialDays: 365 });
+    expect(yearOnNoTrial.status).toBe(400);
+    expect(yearOnNoTrial.body).toEqual({ error: 'invalid_input', message: expect.any(String), issues: [{ path: ['trialDays'], message: expect.stringContaining('no trial') }] });
+    expect(await stored('trial-on-plan-without')).toBe(404);
+
+    const shorter = await create({ externalId: 'shorter-trial', trialDays: 7, gateway: { gateway_c: { planId: 'plan_monthly_trial' } } });
+    expect(shorter.status).toBe(400);
+    expect(shorter.body.issues).toEqual([{ path: ['trialDays'], message: expect.stringContaining('14') }]);
+    expect(await stored('shorter-trial')).toBe(404);
+  });
+
+  it('takes the plan\'s trial when trialDays is left out, and accepts it stated', async () => {
+    const planTrial = (await create({ gateway: { gateway_c: { planId: 'plan_monthly_trial' } } })).body;
+    expect(planTrial).toMatchObject({ status: 'trialing', trialDays: 14, trialEndsAt: expect.any(String) });
+    const stated = await create({ trialDays: 14, gateway: { gateway_c: { planId: 'plan_monthly_trial' } } });
+    expect(stated.status).toBe(201);
+    expect(stated.body).toMatchObject({ status: 'trialing', trialDays: 14 });
+    const none = (await create({ trialDays: 0 })).body;
+    expect(none).toMatchObject({ status: 'active', trialDays: 0, trialEndsAt: null });
+  });
+
   it('creates as before when amount and interval match the plan', async () => {
     const reply = await create({ externalId: 'yearly-pro', amount: 29900, interval: 'yearly', gateway: { gateway_c: { planId: 'plan_yearly_pro' } } });
     expect(reply.status).toBe(201);

@@ -83,7 +83,7 @@ export type CreateSubscriptionRequest = {
   currency?: "BRL";
   /** `monthly` or `yearly`; upper case accepted. */
   interval: "monthly" | "yearly" | "MONTHLY" | "YEARLY";
-  /** 0 to 365, default 0. On gateway_c the real trial comes from the plan; this keeps the local status consistent. */
+  /** 0 to 365. Default 0, except on gateway_c, where the plan fixes the trial: left out (or null) it is the plan's trial days, and any other value than the plan's is 400 `invalid_input` at `trialDays`, naming the plan's trial days. The stored subscription always says the trial the customer really gets. */
   trialDays?: number | null;
   customer: CustomerInput;
   /**

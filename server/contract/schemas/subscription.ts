@@ -13,8 +13,12 @@ export const CreateSubscriptionInput = z.strictObject({
     .min(0)
     .max(365)
     .nullish()
-    .transform((v) => v ?? 0)
-    .meta({ description: '0 to 365, default 0. On gateway_c the real trial comes from the plan; this keeps the local status consistent.' }),
+    // Left out (or null) stays null here: the default depends on the gateway (0, or the gateway_c plan's trial).
+    .transform((v) => v ?? null)
+    .meta({
+      description:
+        "0 to 365. Default 0, except on gateway_c, where the plan fixes the trial: left out (or null) it is the plan's trial days, and any other value than the plan's is 400 `invalid_input` at `trialDays`, naming the plan's trial days. The stored subscription always says the trial the customer really gets.",
+    }),
   customer: CustomerInput,
   externalId: ExternalId,
   metadata: MetadataInput.optional(),

@@ -38,19 +38,22 @@ export async function createSubscription(context: RequestContext, request: Creat
   // Validating the request (400) comes before billing (402).
   assertReturnUrlAllowed(environment.kind, request.returnUrl);
   assertBillingActive(organization);
-  const create = { externalId: request.externalId, fingerprint: requestFingerprint(request) };
+  // A trial left out was stored as 0 before it could mean "the plan's": the fingerprint keeps reading it so.
+  const create = { externalId: request.externalId, fingerprint: requestFingerprint({ ...request, trialDays: request.trialDays ?? 0 }) };
 
   const replayed = await replayExisting(context, STEPS, create);
   if (replayed) return replayed;
 
   const route = await services.gateways.resolve(em, environment.id, 'SUBSCRIPTION');
   const planId = subscriptionPlanFor(route.gateway, { phone: request.customer.phone, planId: request.gateway?.gateway_c?.planId });
-  if (planId) await assertMatchesPlan(route.adapter, planId, request);
+  const plan = planId ? await assertMatchesPlan(route.adapter, planId, request) : null;
+  // Where a plan fixes the trial, the subscription says the plan's (the request's, when given, was checked against it).
+  const trialDays = plan ? plan.trialDays : (request.trialDays ?? 0);
   const gatewayRequest: CreateSubscriptionInput = {
     idempotencyKey: gatewayIdempotencyKey('subscription', environment.id, request.externalId),
     amount: request.amount,
     interval: request.interval,
-    trialDays: request.trialDays,
+    trialDays,
     customer: gatewayCustomer(request.customer),
     planId,
     ...(request.returnUrl !== undefined ? { returnUrl: request.returnUrl } : {}),
@@ -65,9 +68,9 @@ export async function createSubscription(context: RequestContext, request: Creat
       amount: request.amount,
       currency: request.currency,
       interval: request.interval,
-      trialDays: request.trialDays,
-      status: initialSubscriptionStatus(request.trialDays),
-      trialEndsAt: request.trialDays > 0 ? new Date(now.getTime() + request.trialDays * 86_400_000) : null,
+      trialDays,
+      status: initialSubscriptionStatus(trialDays),
+      trialEndsAt: trialDays > 0 ? new Date(now.getTime() + trialDays * 86_400_000) : null,
       planId,
       ...storedCustomer(request.customer),
       metadata: request.metadata ?? null,
