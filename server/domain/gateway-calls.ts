@@ -14,7 +14,8 @@ import { Refusal } from './refusal';
 export const GATEWAY_CALLS = {
   /** A 422-style refusal mapped onto the request, the method missing at that gateway, or the gateway failing. */
   createPayment: raises(['invalid_input', 'method_not_supported', 'gateway_error']),
-  getPayment: raises(['gateway_error']),
+  /** `missing_gateway_ref` when the gateway no longer knows the reference. */
+  getPayment: raises(['missing_gateway_ref', 'gateway_error']),
   /** `not_implemented` where the gateway has no payment cancel. */
   cancelPayment: raises(['not_implemented', 'gateway_error']),
   createSubscription: raises(['invalid_input', 'gateway_error']),
@@ -31,6 +32,8 @@ export function refusalOf(failure: GatewayFailure): Refusal {
 
 function translate({ kind, provider, issues, unsupported }: GatewayFailure): Refusal {
   if (kind === 'refused') return new Refusal('invalid_input', { issues: [...issues] });
+  // The reference no longer leads anywhere: like having none, a conflict that retrying cannot settle.
+  if (kind === 'missing') return new Refusal('missing_gateway_ref', {}, `${provider} no longer knows this resource's gatewayRef; retrying will not help. Operators see it among the resources the gateway lost.`);
   if (kind === 'unsupported' && unsupported) {
     return 'method' in unsupported
       ? new Refusal('method_not_supported', { provider, method: unsupported.method })
@@ -42,6 +45,10 @@ function translate({ kind, provider, issues, unsupported }: GatewayFailure): Ref
 /** True when the gateway refused the request as asked: nothing of it exists there. */
 export const refusedByTheGateway = (error: unknown): boolean =>
   error instanceof Refusal && error.cause instanceof GatewayFailure && error.cause.kind === 'refused';
+
+/** True when the gateway answered that it does not know the resource asked for. */
+export const lostByTheGateway = (error: unknown): boolean =>
+  error instanceof Refusal && error.cause instanceof GatewayFailure && error.cause.kind === 'missing';
 
 /** The adapter as the core uses it: every call's GatewayFailure becomes the merchant's refusal. */
 export function speakingThroughTheCore(adapter: GatewayAdapter): GatewayAdapter {

@@ -82,6 +82,8 @@ export interface PaymentSnapshot {
   card: CardSummary | null;
   /** Set when the charge is a cycle of a subscription at the gateway. */
   subscriptionRef: string | null;
+  /** Pix: when the code stops being payable, where the gateway says (absent or null otherwise). */
+  expiresAt?: string | null;
 }
 
 export interface CreateSubscriptionInput {

@@ -12,8 +12,10 @@ import type { ValidationIssue } from '../contract/errors';
  * - `unavailable`: timeout, network failure, 5xx, unexpected 4xx, an answer
  *   that is not what the protocol says; retrying may work.
  * - `unsupported`: the gateway has no such action or method at all.
+ * - `missing`: the gateway does not know the resource asked for by its
+ *   reference (a read answered not found); asking again will not help.
  */
-export type GatewayFailureKind = 'refused' | 'unavailable' | 'unsupported';
+export type GatewayFailureKind = 'refused' | 'unavailable' | 'unsupported' | 'missing';
 
 type Unsupported = { action: 'cancel' } | { method: PaymentMethod };
 
@@ -42,6 +44,11 @@ export class GatewayFailure extends Error {
   /** `detail` is for logs: it never carries credentials or a full tax document. */
   static unavailable(provider: GatewayName, detail: string, cause?: unknown): GatewayFailure {
     return new GatewayFailure('unavailable', provider, `${provider}: ${detail}`, [], undefined, cause);
+  }
+
+  /** `what` names the read, for logs. */
+  static missing(provider: GatewayName, what: string): GatewayFailure {
+    return new GatewayFailure('missing', provider, `${provider}: ${what} answered not found`);
   }
 
   static unsupported(provider: GatewayName, what: Unsupported): GatewayFailure {

@@ -37,6 +37,16 @@ export function expectAnswer<T>(
   throw GatewayFailure.unavailable(provider, `${what} answered ${response.status}`);
 }
 
+/**
+ * A read of one resource by the gateway's reference: as expectAnswer, except
+ * that not found means the gateway does not know it (`missing`), which no
+ * retry will change.
+ */
+export function expectFound<T>(provider: GatewayName, response: GatewayResponse, schema: z.ZodType<T>, what: string): T {
+  if (response.status === 404) throw GatewayFailure.missing(provider, what);
+  return expectAnswer(provider, response, schema, what);
+}
+
 /** null unless every refused field is one we can attribute to the request. */
 function mapRefusal(fields: RefusedFields | null, map: Readonly<Record<string, FieldMapping>>): ValidationIssue[] | null {
   if (!fields || fields.length === 0) return null;

@@ -1,69 +1,115 @@
-/** The whole payment transition table: every pair of statuses, what happens, and which event it records. */
+/**
+ * The whole payment transition table: every pair of statuses under each kind
+ * of gateway report (a read of the present, an unordered report, a stale
+ * webhook), what happens, and which event it records (decisions 16 and 17).
+ */
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../server/contract/enums';
-import { Payment } from '../../server/domain/payments/payment';
+import { orderOfReport, Payment, type ReportOrder } from '../../server/domain/payments/payment';
 import type { PaymentSnapshot } from '../../server/gateways';
 
 const FINAL: PaymentStatus[] = ['paid', 'failed', 'canceled', 'expired'];
 const ORDER: Record<PaymentStatus, number> = { created: 0, pending: 1, processing: 2, paid: 3, failed: 3, canceled: 3, expired: 3 };
+const SEEN = new Date('2026-11-25T12:00:00.000Z');
 
-function paymentIn(status: PaymentStatus): Payment {
+function paymentIn(status: PaymentStatus, method: 'pix' | 'card' = 'card'): Payment {
   const payment = new Payment();
   Object.assign(payment, {
     id: 'pay_000000000000000000000001',
     environment: { id: 'env_000000000000000000000001' },
     externalId: 'order-1',
-    method: 'pix',
+    method,
     gateway: 'gateway_a',
     amount: 1000,
     currency: 'BRL',
     status,
     gatewayRef: 'ref_1',
+    gatewaySeenAt: SEEN,
+    reconcileAt: new Date(),
   });
   return payment;
 }
 
-const snapshot = (status: PaymentStatus, statusKnown = true): PaymentSnapshot => ({
+const snapshot = (status: PaymentStatus, overrides: Partial<PaymentSnapshot> = {}): PaymentSnapshot => ({
   gatewayRef: 'ref_1',
   status,
   rawStatus: status,
-  statusKnown,
-  method: 'pix',
+  statusKnown: true,
+  method: 'card',
   amount: 1000,
   checkoutUrl: null,
   pix: null,
   card: null,
   subscriptionRef: null,
+  ...overrides,
 });
 
-const cases = PAYMENT_STATUSES.flatMap((from) => PAYMENT_STATUSES.map((to) => [from, to] as const));
+/** Each kind of report as the aggregate receives it. */
+const REPORTS: Record<ReportOrder, { reportedAt: Date | null; present: boolean }> = {
+  present: { reportedAt: new Date(SEEN.getTime() + 60_000), present: true },
+  unordered: { reportedAt: null, present: false },
+  stale: { reportedAt: new Date(SEEN.getTime() - 60_000), present: false },
+};
+
+/** What the decisions say: money received always lands; otherwise final stays final, stale changes nothing, the present moves anywhere, the unordered only forward. */
+function expectedStatus(from: PaymentStatus, to: PaymentStatus, order: ReportOrder): PaymentStatus {
+  if (to === from) return from;
+  if (to === 'paid') return 'paid';
+  if (FINAL.includes(from) || order === 'stale') return from;
+  if (order === 'present') return to;
+  return ORDER[to] > ORDER[from] ? to : from;
+}
+
+const cases = (['present', 'unordered', 'stale'] as const).flatMap((order) =>
+  PAYMENT_STATUSES.flatMap((from) => PAYMENT_STATUSES.map((to) => [order, from, to] as const)),
+);
 
 describe('payment transitions', () => {
-  it.each(cases)('%s → reported %s', (from, to) => {
+  it.each(cases)('%s report: %s → reported %s', (order, from, to) => {
     const payment = paymentIn(from);
-    const events = payment.applyGatewaySnapshot(snapshot(to));
-    const moves = !FINAL.includes(from) && to !== from && ORDER[to] > ORDER[from];
-    expect(payment.status).toBe(moves ? to : from);
-    const expected = moves && to !== 'processing' ? [`payment.${to}`] : [];
+    const events = payment.applyGatewaySnapshot(snapshot(to), REPORTS[order]);
+    const next = expectedStatus(from, to, order);
+    expect(payment.status).toBe(next);
+    const expected = next !== from && next !== 'processing' ? [`payment.${next}`] : [];
     expect(events.map((e) => e.type)).toEqual(expected);
     for (const event of events) {
       // The payload is the state at the moment of the transition.
       expect(event.data).toEqual({
         paymentId: payment.id,
         externalId: 'order-1',
-        status: to,
-        method: 'pix',
+        status: next,
+        method: 'card',
         provider: 'gateway_a',
         amount: 1000,
         currency: 'BRL',
         gatewayRef: 'ref_1',
       });
     }
+    if (next === 'paid' && from !== 'paid') expect(payment.paidAt).toBeInstanceOf(Date);
+    // A final payment has nothing left to find out at its gateway.
+    if (next !== from && FINAL.includes(next)) expect(payment.reconcileAt).toBeNull();
+  });
+
+  it('places a webhook by its own time against the newest report applied', () => {
+    expect(orderOfReport(null, SEEN)).toBe('unordered');
+    expect(orderOfReport(new Date(SEEN.getTime() + 1), SEEN)).toBe('present');
+    expect(orderOfReport(new Date(SEEN.getTime() - 500), SEEN)).toBe('unordered');
+    expect(orderOfReport(new Date(SEEN.getTime() - 5_000), SEEN)).toBe('stale');
+    expect(orderOfReport(SEEN, null)).toBe('present');
+  });
+
+  it('a newer webhook moves the newest report applied forward; a stale one does not', () => {
+    const payment = paymentIn('processing');
+    payment.applyGatewaySnapshot(snapshot('pending'), REPORTS.stale);
+    expect(payment.gatewaySeenAt).toEqual(SEEN);
+    payment.applyGatewaySnapshot(snapshot('pending'), { reportedAt: new Date(SEEN.getTime() + 5_000), present: false });
+    expect(payment.status).toBe('pending');
+    expect(payment.gatewaySeenAt).toEqual(new Date(SEEN.getTime() + 5_000));
   });
 
   it('a status missing from the gateway table never moves a payment', () => {
     const payment = paymentIn('pending');
-    expect(payment.applyGatewaySnapshot(snapshot('processing', false))).toEqual([]);
+    expect(payment.applyGatewaySnapshot(snapshot('processing', { statusKnown: false }), REPORTS.present)).toEqual([]);
     expect(payment.status).toBe('pending');
   });
 
@@ -75,5 +121,17 @@ describe('payment transitions', () => {
       ['payment.created', 'created', 'ref_1'],
       ['payment.pending', 'pending', 'ref_1'],
     ]);
+  });
+
+  it('a Pix is announced pending only with its code, and its expiry is kept', () => {
+    const payment = paymentIn('created', 'pix');
+    expect(payment.applyGatewaySnapshot(snapshot('pending', { method: 'pix' }), REPORTS.present)).toEqual([]);
+    expect(payment.status).toBe('created');
+    const events = payment.applyGatewaySnapshot(
+      snapshot('pending', { method: 'pix', pix: { qrCode: 'data:image/png;base64,AA==', qrCodeText: '000201' }, expiresAt: '2026-11-25T12:30:00.000Z' }),
+      REPORTS.present,
+    );
+    expect(events.map((e) => e.type)).toEqual(['payment.pending']);
+    expect(payment.expiresAt).toEqual(new Date('2026-11-25T12:30:00.000Z'));
   });
 });

@@ -17,6 +17,11 @@ const payment: Payment = {
   checkoutUrl: null,
   pix: { qrCode: null, qrCodeText: '000201…' },
   card: null,
+  createdAt: '2026-11-25T12:00:00.000Z',
+  updatedAt: '2026-11-25T12:00:00.000Z',
+  paidAt: null,
+  expiresAt: '2026-11-25T12:30:00.000Z',
+  subscriptionId: null,
 };
 const body = { amount: 1000, method: 'pix' as const, externalId: 'order-1', customer: { name: 'A', email: 'a@example.com', document: '12345678909' } };
 

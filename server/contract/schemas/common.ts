@@ -65,6 +65,9 @@ export const MetadataInput = z
     description: `Free JSON object for your own references: at most ${METADATA_MAX_BYTES} bytes serialized and ${METADATA_MAX_DEPTH} levels deep. Do not put personal data or secrets here.`,
   });
 
+/** An instant in responses: ISO 8601 in UTC with milliseconds (`toISOString`). */
+export const Timestamp = z.iso.datetime().meta({ description: 'ISO 8601 timestamp (UTC)', example: '2026-11-25T12:00:00.000Z' });
+
 export const Amount = z.int().positive().meta({ description: 'Integer amount in cents (minor units of BRL).' });
 export const Currency = z.literal('BRL').default('BRL').meta({ description: 'Only BRL.' });
 export const ExternalId = text({ min: 1, max: TEXT_LIMITS.externalId }).meta({ description: 'Your idempotency identifier, unique per environment.' });

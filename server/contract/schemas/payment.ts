@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GATEWAY_NAMES, PAYMENT_METHODS, PAYMENT_STATUSES } from '../enums';
-import { Amount, caseInsensitiveEnum, Currency, CustomerInput, CustomerOutput, ExternalId, MetadataInput, ReturnUrl } from './common';
+import { Amount, caseInsensitiveEnum, Currency, CustomerInput, CustomerOutput, ExternalId, MetadataInput, ReturnUrl, Timestamp } from './common';
 
 export const CreatePaymentInput = z
   .strictObject({
@@ -38,6 +38,16 @@ export const Payment = z
     checkoutUrl: z.string().nullable(),
     pix: z.object({ qrCode: z.string().nullable(), qrCodeText: z.string().nullable() }).nullable(),
     card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp.meta({ description: 'When the stored payment last changed (status, details from the gateway).' }),
+    paidAt: Timestamp.nullable().meta({ description: 'When the payment became `paid` here; null until then.' }),
+    expiresAt: Timestamp.nullable().meta({
+      description: 'Pix: when the code stops being payable, as the gateway states it; null for card and until the gateway hands the code over.',
+    }),
+    subscriptionId: z
+      .string()
+      .nullable()
+      .meta({ description: 'The subscription (`sub_…`) a recurring charge belongs to; null for one-off payments.' }),
   })
   .meta({ id: 'Payment' });
 export type PaymentBody = z.infer<typeof Payment>;

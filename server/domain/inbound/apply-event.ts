@@ -3,9 +3,10 @@
  * exactly once. The receipt (account, gateway event id) is written in the
  * same transaction as the change, under the resource's row lock: a
  * redelivered event finds its receipt and changes nothing, and a change that
- * fails leaves no receipt behind, so the gateway's retry is applied. Since
- * statuses only move forward, a late or out-of-order event cannot undo a
- * newer state either.
+ * fails leaves no receipt behind, so the gateway's retry is applied. A late
+ * or out-of-order event cannot undo a newer state either: it is placed by the
+ * gateway's own event time against the newest report applied, or, where a
+ * protocol gives no time, statuses only move forward (decision 17).
  */
 import type { EntityClass } from '@mikro-orm/core';
 import type { GatewayName } from '../../contract/enums';
@@ -49,7 +50,7 @@ async function applicationOf(em: EntityManager, services: Services, target: Inbo
   switch (event.kind) {
     case 'payment_status': {
       const payment = await em.findOne(Payment, { ...scope, gatewayRef: event.payment.gatewayRef });
-      return payment && onLocked(Payment, payment.id, paymentSnapshotChange(services.log, event.payment));
+      return payment && onLocked(Payment, payment.id, paymentSnapshotChange(services.log, event.payment, { present: false, occurredAt: event.occurredAt }));
     }
     case 'subscription_status': {
       const subscription = await em.findOne(Subscription, { ...scope, gatewayRef: event.subscription.gatewayRef });

@@ -1,20 +1,33 @@
 import type { Logger } from 'pino';
-import { Payment } from './payment';
+import { isFinalPaymentStatus, Payment } from './payment';
+import type { PaymentStatus } from '../../contract/enums';
 import type { EntityManager } from '../../db/orm';
 import type { PaymentSnapshot } from '../../gateways';
 import type { Services } from '../../services';
 import { applyLocked, type LockedChange } from '../locked-apply';
 
+/** Where a gateway report comes from: a read of the gateway now (sync, reconciliation), or a webhook with its own event time. */
+export type PaymentReport = { present: true; readAt: Date } | { present: false; occurredAt: string | null };
+
 /** What a gateway reports about a payment, as a change of the locked payment. */
-export function paymentSnapshotChange(log: Logger, snapshot: PaymentSnapshot): LockedChange<Payment> {
+export function paymentSnapshotChange(log: Logger, snapshot: PaymentSnapshot, report: PaymentReport): LockedChange<Payment> {
   return (payment) => {
     if (!snapshot.statusKnown) {
       log.warn({ paymentId: payment.id, rawStatus: snapshot.rawStatus }, 'gateway reported a status missing from its status table; payment status kept');
     }
-    return payment.applyGatewaySnapshot(snapshot);
+    const before = payment.status as PaymentStatus;
+    const events = payment.applyGatewaySnapshot(
+      snapshot,
+      report.present ? { reportedAt: report.readAt, present: true } : { reportedAt: report.occurredAt ? new Date(report.occurredAt) : null, present: false },
+    );
+    if (before !== 'paid' && isFinalPaymentStatus(before) && payment.status === 'paid') {
+      // Decision 16: the customer paid after the payment ended here; the merchant is told by payment.paid, operators by this line.
+      log.warn({ paymentId: payment.id, gateway: payment.gateway, previousStatus: before }, 'late payment: the gateway reports a payment paid after it had ended; it is now paid');
+    }
+    return events;
   };
 }
 
-/** Applies what a gateway answered (sync, cancel) to a stored payment, under its row lock. */
-export const applyPaymentSnapshot = (em: EntityManager, services: Pick<Services, 'outbox' | 'log'>, paymentId: string, snapshot: PaymentSnapshot): Promise<Payment> =>
-  applyLocked(em, services, Payment, paymentId, paymentSnapshotChange(services.log, snapshot));
+/** Applies what a gateway answered to a read made now (sync, reconciliation, cancel) to a stored payment, under its row lock. */
+export const applyPaymentSnapshot = (em: EntityManager, services: Pick<Services, 'outbox' | 'log' | 'now'>, paymentId: string, snapshot: PaymentSnapshot): Promise<Payment> =>
+  applyLocked(em, services, Payment, paymentId, paymentSnapshotChange(services.log, snapshot, { present: true, readAt: services.now() }));

@@ -44,7 +44,7 @@ export const PaymentSchema = defineEntity({
   },
 });
 
-/** How far along a status is: a payment only moves forward, and anything final is as far as it gets. */
+/** How far along a status is: among reports that carry no order of their own, a payment only moves forward. */
 const RANK: Record<PaymentStatus, number> = {
   created: 0,
   pending: 1,
@@ -69,13 +69,45 @@ const EVENT_OF: Record<PaymentStatus, PaymentEventType | null> = {
 export const isFinalPaymentStatus = (status: PaymentStatus): boolean => FINAL_PAYMENT_STATUSES.includes(status);
 
 /**
+ * How much a gateway report may say about the present (decision 17):
+ * - `present`: the gateway's truth now: a sync or reconciliation read, or a
+ *   webhook newer than every report applied before it. Among non-final
+ *   statuses it moves in any direction (`processing` back to `pending`).
+ * - `unordered`: a report whose place in time is unknown (a create's answer,
+ *   a webhook of a protocol without event times): forward moves only.
+ * - `stale`: a webhook older than a report already applied: it changes no
+ *   status, except that money received is never dropped.
+ * Whatever the kind, a final status stays final, except that a payment the
+ * gateway says is paid becomes paid (decision 16: late money).
+ */
+export type ReportOrder = 'present' | 'unordered' | 'stale';
+
+/**
  * The status to move to, or null to stay. A status the gateway table does not
  * know never moves a payment (its safe fallback only matters for new payments).
  */
-export function nextPaymentStatus(current: PaymentStatus, reported: PaymentStatus, reportedIsKnown = true): PaymentStatus | null {
-  if (!reportedIsKnown) return null;
-  if (isFinalPaymentStatus(current) || reported === current) return null;
+export function nextPaymentStatus(current: PaymentStatus, reported: PaymentStatus, reportedIsKnown = true, order: ReportOrder = 'unordered'): PaymentStatus | null {
+  if (!reportedIsKnown || reported === current) return null;
+  if (reported === 'paid') return 'paid';
+  if (isFinalPaymentStatus(current) || order === 'stale') return null;
+  if (order === 'present') return reported;
   return RANK[reported] > RANK[current] ? reported : null;
+}
+
+/** How far apart two gateway reports must be to be told apart: some protocols give their event times in whole seconds. */
+const REPORT_RESOLUTION_MS = 1_000;
+
+/**
+ * Places a webhook's own event time against the newest report applied
+ * (`gatewaySeenAt`): a protocol without event times gives no order; within
+ * the protocols' resolution the order is unknown too.
+ */
+export function orderOfReport(reportedAt: Date | null, newestApplied: Date | null | undefined): ReportOrder {
+  if (!reportedAt) return 'unordered';
+  if (!newestApplied) return 'present';
+  const gap = reportedAt.getTime() - newestApplied.getTime();
+  if (gap > 0) return 'present';
+  return gap < -REPORT_RESOLUTION_MS ? 'stale' : 'unordered';
 }
 
 export const paymentEventType = (status: PaymentStatus): PaymentEventType | null => EVENT_OF[status];
@@ -131,11 +163,15 @@ export class Payment extends PaymentSchema.class {
   }
 
   /**
-   * Applies what the gateway reports. Details (QR code, card) are filled in
-   * whenever they arrive; the status moves by `nextPaymentStatus`, and each
-   * change records the event of its new status.
+   * Applies what the gateway reports, `reportedAt` being the report's own
+   * time (a webhook's event time, or when a sync read the gateway; null when
+   * unknown) and `present` whether it is a read of the gateway's state now.
+   * Details (QR code, card, expiry) are filled in whenever they arrive; the
+   * status moves by `nextPaymentStatus`, and each change records the event
+   * of its new status. A Pix is announced `pending` only with its code: until
+   * the gateway hands it over the payment stays `created`.
    */
-  applyGatewaySnapshot(snapshot: PaymentSnapshot): DomainEvent[] {
+  applyGatewaySnapshot(snapshot: PaymentSnapshot, report: { reportedAt: Date | null; present: boolean } = { reportedAt: null, present: false }): DomainEvent[] {
     if (snapshot.checkoutUrl) this.checkoutUrl = snapshot.checkoutUrl;
     if (snapshot.pix) {
       this.pixQrCode = snapshot.pix.qrCode;
@@ -145,10 +181,17 @@ export class Payment extends PaymentSchema.class {
       this.cardBrand = snapshot.card.brand;
       this.cardLast4 = snapshot.card.last4;
     }
-    const next = nextPaymentStatus(this.status as PaymentStatus, snapshot.status, snapshot.statusKnown);
+    if (snapshot.expiresAt && this.method === 'pix') this.expiresAt = new Date(snapshot.expiresAt);
+    const order = report.present ? 'present' : orderOfReport(report.reportedAt, this.gatewaySeenAt);
+    if (order !== 'stale' && report.reportedAt && (!this.gatewaySeenAt || report.reportedAt > this.gatewaySeenAt)) this.gatewaySeenAt = report.reportedAt;
+    let next = nextPaymentStatus(this.status as PaymentStatus, snapshot.status, snapshot.statusKnown, order);
+    if (next === 'pending' && this.method === 'pix' && !this.pixQrCodeText) next = null;
     if (!next) return [];
     this.status = next;
     this.gatewayStatus = snapshot.rawStatus.slice(0, 64);
+    if (next === 'paid') this.paidAt = new Date();
+    // Nothing is left to find out at the gateway (a late payment is reported by its webhook or a sync).
+    if (isFinalPaymentStatus(next)) this.reconcileAt = null;
     const type = paymentEventType(next);
     return type ? [this.event(type)] : [];
   }

@@ -22,5 +22,10 @@ export function paymentBody(payment: Payment): PaymentBody {
         ? { qrCode: payment.pixQrCode ?? null, qrCodeText: payment.pixQrCodeText ?? null }
         : null,
     card: payment.cardBrand && payment.cardLast4 ? { brand: payment.cardBrand, last4: payment.cardLast4 } : null,
+    createdAt: payment.createdAt.toISOString(),
+    updatedAt: payment.updatedAt.toISOString(),
+    paidAt: payment.paidAt?.toISOString() ?? null,
+    expiresAt: payment.method === 'pix' ? (payment.expiresAt?.toISOString() ?? null) : null,
+    subscriptionId: payment.subscriptionId ?? null,
   };
 }

@@ -20,6 +20,7 @@ import { newRowColumns, tableOf } from '../../db/rows';
 import type { GatewayAdapter } from '../../gateways';
 import type { DomainEvent } from '../events';
 import type { RequestContext } from '../request-context';
+import type { Services } from '../../services';
 import { raises } from '../raises';
 import { ROUTE_EXISTING } from '../routing';
 import type { GatewayResource } from './columns';
@@ -58,7 +59,7 @@ export async function replayExisting<T extends GatewayResource, R, S>(
   create: CreateRequest,
 ): Promise<Created<T> | null> {
   const existing = await steps.byExternalId(context.em, [create.externalId, context.principal.environment.id]);
-  return existing ? { resource: await answerExisting(context, steps, create, existing), replayed: true } : null;
+  return existing ? answerExisting(context, steps, create, existing) : null;
 }
 
 /**
@@ -73,7 +74,7 @@ export async function answerWinner<T extends GatewayResource, R, S>(
   const fresh = context.em.fork();
   const winner = await steps.byExternalId(fresh, [create.externalId, context.principal.environment.id]);
   if (!winner) throw refusedByGateway();
-  return { resource: await answerExisting({ ...context, em: fresh }, steps, create, winner), replayed: true };
+  return answerExisting({ ...context, em: fresh }, steps, create, winner);
 }
 
 /**
@@ -112,7 +113,7 @@ export async function insertWithLease<T extends GatewayResource, R>(context: Req
  * other failure leaves it for a retry to complete (lease.ts).
  */
 export async function registerAtGateway<T extends GatewayResource, R, S>(
-  context: RequestContext,
+  context: Pick<RequestContext, 'em' | 'services'>,
   steps: RegistrationSteps<T, R, S>,
   resource: T,
   adapter: GatewayAdapter,
@@ -124,18 +125,36 @@ export async function registerAtGateway<T extends GatewayResource, R, S>(
   return committed.resource;
 }
 
-async function answerExisting<T extends GatewayResource, R, S>(context: RequestContext, steps: RegistrationSteps<T, R, S>, create: CreateRequest, resource: T): Promise<T> {
-  const { services, principal } = context;
+/**
+ * The resource that already exists for this externalId, registered. It is a
+ * replay (`Idempotent-Replayed: true`) unless this request is the one that
+ * completed its registration at the gateway: then the answer did new work.
+ */
+async function answerExisting<T extends GatewayResource, R, S>(context: RequestContext, steps: RegistrationSteps<T, R, S>, create: CreateRequest, resource: T): Promise<Created<T>> {
+  const { services } = context;
   if (resource.requestHash !== create.fingerprint) {
     services.log.info({ resourceId: resource.id }, 'repeated externalId with a different payload: the existing resource is returned unchanged');
   }
-  if (resource.isRegistered) return resource;
-  return awaitRegistration(context.em, services, steps.entity, resource.id, async (em: EntityManager, current) => {
-    // Taking over an interrupted create: its route and request come from what the first request stored.
-    const route = await services.gateways.forExisting(em, principal.environment.id, current.gateway);
-    const request = services.secrets.openJson<R>(current.pendingRequestSealed!);
-    return registerAtGateway({ ...context, em }, steps, current, route.adapter, request);
+  if (resource.isRegistered) return { resource, replayed: true };
+  let completedHere = false;
+  const registered = await awaitRegistration(context.em, services, steps.entity, resource.id, (em, current) => {
+    completedHere = true;
+    return completeRegistration(em, services, steps, current);
   });
+  return { resource: registered, replayed: !completedHere };
+}
+
+/**
+ * Takes over an interrupted create (its lease held by the caller): its route
+ * and request come from what the first request stored, and the gateway is
+ * called with the same idempotency key, so it answers what it may already
+ * have made. Also how background reconciliation finishes a create that
+ * nobody repeated.
+ */
+export async function completeRegistration<T extends GatewayResource, R, S>(em: EntityManager, services: Services, steps: RegistrationSteps<T, R, S>, current: T): Promise<T> {
+  const route = await services.gateways.forExisting(em, current.environment.id, current.gateway);
+  const request = services.secrets.openJson<R>(current.pendingRequestSealed!);
+  return registerAtGateway({ em, services }, steps, current, route.adapter, request);
 }
 
 /** What creating once can answer with besides the use case's own checks: a refused or failed registration, a take-over's routing. */

@@ -16,7 +16,7 @@ import { parseCredentials } from '../credentials';
 import { phoneDigits } from '../customer';
 import { GatewayFailure, WebhookRejectedError } from '../errors';
 import { GatewayHttpClient } from '../http-client';
-import { expectAnswer, unixToIso, type FieldMapping } from '../responses';
+import { expectAnswer, expectFound, unixToIso, type FieldMapping } from '../responses';
 import { hmacSha256, headerValue, safeEqual } from '../signing';
 import { parseWebhookBody, parseWebhookObject } from '../webhook-payload';
 import { mapStatus } from '../status-table';
@@ -88,6 +88,7 @@ export function toPaymentSnapshot(payment: WirePayment): PaymentSnapshot {
     pix: payment.pix ? { qrCode: payment.pix.qr_code_url, qrCodeText: payment.pix.copy_paste } : null,
     card: payment.card ? { brand: payment.card.brand, last4: payment.card.last4 } : null,
     subscriptionRef: payment.subscription,
+    expiresAt: unixToIso(payment.pix?.expires_at ?? null),
   };
 }
 
@@ -139,7 +140,7 @@ export class GatewayAAdapter implements GatewayAdapter {
 
   async getPayment(gatewayRef: string): Promise<PaymentSnapshot> {
     const response = await this.http.send({ method: 'GET', path: `/v1/payments/${encodeURIComponent(gatewayRef)}` });
-    return toPaymentSnapshot(expectAnswer(PROVIDER, response, paymentSchema, 'get payment'));
+    return toPaymentSnapshot(expectFound(PROVIDER, response, paymentSchema, 'get payment'));
   }
 
   async cancelPayment(gatewayRef: string): Promise<PaymentSnapshot> {
@@ -166,7 +167,7 @@ export class GatewayAAdapter implements GatewayAdapter {
 
   async getSubscription(gatewayRef: string): Promise<SubscriptionSnapshot> {
     const response = await this.http.send({ method: 'GET', path: `/v1/subscriptions/${encodeURIComponent(gatewayRef)}` });
-    return toSubscriptionSnapshot(expectAnswer(PROVIDER, response, subscriptionSchema, 'get subscription'));
+    return toSubscriptionSnapshot(expectFound(PROVIDER, response, subscriptionSchema, 'get subscription'));
   }
 
   async cancelSubscription(gatewayRef: string, options: CancelSubscriptionOptions): Promise<SubscriptionSnapshot> {

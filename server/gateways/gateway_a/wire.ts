@@ -16,7 +16,7 @@ export const paymentSchema = z.object({
   status: z.string().min(1),
   installments: z.number().int(),
   checkout_url: z.string().nullable(),
-  pix: z.object({ qr_code_url: z.string(), copy_paste: z.string() }).nullable(),
+  pix: z.object({ qr_code_url: z.string(), copy_paste: z.string(), expires_at: z.number().int().nullable().default(null) }).nullable(),
   card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
   subscription: z.string().nullable(),
   /** Where the hosted checkout sends the customer back; null when the create had none. */

@@ -22,7 +22,7 @@ import { parseCredentials } from '../credentials';
 import { phoneDigits } from '../customer';
 import { GatewayFailure, WebhookRejectedError } from '../errors';
 import { GatewayHttpClient } from '../http-client';
-import { expectAnswer, type FieldMapping } from '../responses';
+import { expectAnswer, expectFound, type FieldMapping } from '../responses';
 import { headerValue, safeEqual } from '../signing';
 import { mapStatus } from '../status-table';
 import { parseWebhookBody } from '../webhook-payload';
@@ -80,7 +80,13 @@ type ParsedAssinatura = z.output<typeof assinaturaSchema>;
 /** `YYYY-MM-DD` is a calendar day in Brazil; we report its start in UTC. */
 const dayToIso = (day: string | null): string | null => (day === null ? null : `${day}T00:00:00.000Z`);
 
-function toPaymentSnapshot(cobranca: ParsedCobranca, pix: PixCode | null): PaymentSnapshot {
+/** A Pix code as the gateway handed it over, with the moment it stops being payable. */
+interface PixHandover {
+  code: PixCode;
+  expiresAt: string;
+}
+
+function toPaymentSnapshot(cobranca: ParsedCobranca, pix: PixHandover | null): PaymentSnapshot {
   const mapped = mapStatus(paymentStatusTable, cobranca.status);
   const method = cobranca.formaPagamento === 'PIX' ? 'pix' : 'card';
   return {
@@ -91,9 +97,10 @@ function toPaymentSnapshot(cobranca: ParsedCobranca, pix: PixCode | null): Payme
     method,
     amount: cobranca.valor,
     checkoutUrl: method === 'card' ? cobranca.linkPagamento : null,
-    pix: method === 'pix' ? pix : null,
+    pix: method === 'pix' ? (pix?.code ?? null) : null,
     card: cobranca.cartao ? { brand: cobranca.cartao.bandeira, last4: cobranca.cartao.ultimosDigitos } : null,
     subscriptionRef: cobranca.assinatura,
+    expiresAt: method === 'pix' ? (pix?.expiresAt ?? null) : null,
   };
 }
 
@@ -235,12 +242,12 @@ export class GatewayBAdapter implements GatewayAdapter {
 
   private async fetchCobranca(gatewayRef: string): Promise<ParsedCobranca> {
     const response = await this.http.send({ method: 'GET', path: `/api/v3/cobrancas/${encodeURIComponent(gatewayRef)}` });
-    return expectAnswer(PROVIDER, response, cobrancaSchema, 'get cobranca');
+    return expectFound(PROVIDER, response, cobrancaSchema, 'get cobranca');
   }
 
   private async fetchAssinatura(gatewayRef: string): Promise<ParsedAssinatura> {
     const response = await this.http.send({ method: 'GET', path: `/api/v3/assinaturas/${encodeURIComponent(gatewayRef)}` });
-    return expectAnswer(PROVIDER, response, assinaturaSchema, 'get assinatura');
+    return expectFound(PROVIDER, response, assinaturaSchema, 'get assinatura');
   }
 
   /**
@@ -249,12 +256,12 @@ export class GatewayBAdapter implements GatewayAdapter {
    * create (a retry would find the same charge); a later getPayment
    * (the service's sync) fetches it again.
    */
-  private async pixCodeIfOpen(cobranca: ParsedCobranca): Promise<PixCode | null> {
+  private async pixCodeIfOpen(cobranca: ParsedCobranca): Promise<PixHandover | null> {
     if (cobranca.formaPagamento !== 'PIX' || mapStatus(paymentStatusTable, cobranca.status).status !== 'pending') return null;
     try {
       const response = await this.http.send({ method: 'GET', path: `/api/v3/pix/${encodeURIComponent(cobranca.id)}/qrcode` });
       const qr = expectAnswer(PROVIDER, response, qrCodeSchema, 'get pix qrcode');
-      return { qrCode: `data:image/png;base64,${qr.imagemBase64}`, qrCodeText: qr.copiaECola };
+      return { code: { qrCode: `data:image/png;base64,${qr.imagemBase64}`, qrCodeText: qr.copiaECola }, expiresAt: new Date(qr.expiraEm).toISOString() };
     } catch (error) {
       if (error instanceof GatewayFailure && error.kind === 'unavailable') return null;
       throw error;

@@ -22,7 +22,7 @@ import { parseCredentials } from '../credentials';
 import { phoneDigits } from '../customer';
 import { GatewayFailure, WebhookRejectedError } from '../errors';
 import { GatewayHttpClient } from '../http-client';
-import { expectAnswer, type FieldMapping } from '../responses';
+import { expectAnswer, expectFound, type FieldMapping } from '../responses';
 import { hmacSha256, headerValue, safeEqual } from '../signing';
 import { mapStatus } from '../status-table';
 import { parseWebhookBody, parseWebhookObject } from '../webhook-payload';
@@ -194,7 +194,7 @@ export class GatewayCAdapter implements GatewayAdapter {
   async getPayment(gatewayRef: string): Promise<PaymentSnapshot> {
     if (gatewayRef.startsWith('ch_')) {
       const response = await this.http.send({ method: 'GET', path: `/v2/charges/${path(gatewayRef)}` });
-      return chargeSnapshot(expectAnswer(PROVIDER, response, chargeSchema, 'get charge'));
+      return chargeSnapshot(expectFound(PROVIDER, response, chargeSchema, 'get charge'));
     }
     const link = await this.fetchLink(gatewayRef);
     if (link.type !== 'single') throw GatewayFailure.unavailable(PROVIDER, 'payment ref names a subscription checkout link');
@@ -329,11 +329,11 @@ export class GatewayCAdapter implements GatewayAdapter {
 
   private async fetchLink(gatewayRef: string): Promise<WireCheckoutLink> {
     const response = await this.http.send({ method: 'GET', path: `/v2/checkout-links/${path(gatewayRef)}` });
-    return expectAnswer(PROVIDER, response, checkoutLinkSchema, 'get checkout link');
+    return expectFound(PROVIDER, response, checkoutLinkSchema, 'get checkout link');
   }
 
   private async fetchSubscription(gatewayRef: string): Promise<WireSubscription> {
     const response = await this.http.send({ method: 'GET', path: `/v2/subscriptions/${path(gatewayRef)}` });
-    return expectAnswer(PROVIDER, response, subscriptionSchema, 'get subscription');
+    return expectFound(PROVIDER, response, subscriptionSchema, 'get subscription');
   }
 }

@@ -11,7 +11,7 @@ import { addDays, addInterval, newId, returnUrlSchema } from '../simulator/fixtu
 import type { SimProtocol, SimRequest, SimResponse, SimRoute } from '../simulator/server';
 import { headerValue, safeEqual } from '../../gateways/signing';
 import type { WirePayment } from '../../gateways/gateway_a/wire';
-import { now, OPEN_SUBSCRIPTION, publicSubscription, type GatewayAState } from './state';
+import { now, OPEN_SUBSCRIPTION, PIX_LIFETIME_SECONDS, publicSubscription, type GatewayAState } from './state';
 
 const MAX_INSTALLMENTS = 12;
 
@@ -107,7 +107,7 @@ export function apiRoutes(state: GatewayAState): SimRoute[] {
           status: 'requires_payment_method',
           installments: input.data.method === 'card' ? input.data.installments : 1,
           checkout_url: input.data.method === 'card' ? `${state.baseUrl}/checkout/${id}` : null,
-          pix: pix ? { qr_code_url: `${state.baseUrl}/pix/${id}/qr.png`, copy_paste: pix } : null,
+          pix: pix ? { qr_code_url: `${state.baseUrl}/pix/${id}/qr.png`, copy_paste: pix, expires_at: now() + PIX_LIFETIME_SECONDS } : null,
           card: null,
           subscription: null,
           return_url: input.data.return_url ?? null,

@@ -12,6 +12,8 @@ import { hmacSha256 } from '../../gateways/signing';
 import { SIGNATURE_HEADER, type GatewayACredentials, type WirePayment, type WireSubscription } from '../../gateways/gateway_a/wire';
 
 export const now = () => Math.floor(Date.now() / 1000);
+/** How long a sandbox Pix code is payable, as its `expires_at` says (the simulator expires it only when told to). */
+export const PIX_LIFETIME_SECONDS = 30 * 60;
 
 /** Statuses in which the customer or the gateway can still act. */
 export const OPEN_PAYMENT = ['requires_payment_method', 'requires_action', 'processing'];
