@@ -1,7 +1,7 @@
 /** The subscription transition table and the data of its events. */
 import { describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../server/contract/enums';
-import { Subscription } from '../../server/domain/subscriptions/subscription';
+import { gatewayNotification, gatewayRead, Subscription } from '../../server/domain/subscriptions/subscription';
 import type { SubscriptionSnapshot } from '../../server/gateways';
 
 const ALLOWED: Record<SubscriptionStatus, SubscriptionStatus[]> = {
@@ -69,11 +69,13 @@ describe('subscription transitions', () => {
       currency: 'BRL',
       interval: 'monthly',
       gatewayRef: 'sub_ref',
-      nextBillingAt: '2027-01-01T00:00:00.000Z',
+      // Nothing is billed after a cancel took effect, whatever date the gateway last gave.
+      nextBillingAt: null,
       trialEndsAt: null,
       cancelAtPeriodEnd: false,
       canceledAt: '2026-12-01T00:00:00.000Z',
     });
+    expect(subscription.nextBillingAt).toBeNull();
   });
 
   it('gateway_c records subscription.created only when the checkout link becomes a subscription, once', () => {
@@ -82,6 +84,56 @@ describe('subscription transitions', () => {
     const completed = subscription.completeCheckout(snapshot('active', { gatewayRef: 'sub_real' }));
     expect(completed.map((e) => [e.type, e.data.gatewayRef])).toEqual([['subscription.created', 'sub_real']]);
     expect(subscription.completeCheckout(snapshot('active', { gatewayRef: 'sub_real' }))).toEqual([]);
+  });
+
+  it('subscription.created carries the status the gateway confirmed, and nothing moves silently with it', () => {
+    const toldTrial = subscriptionIn('trialing', 'gateway_c', null);
+    toldTrial.registerAtGateway(snapshot('active', { gatewayRef: 'pl_link' }));
+    const confirmed = toldTrial.completeCheckout(snapshot('active', { gatewayRef: 'sub_real' }), gatewayNotification('2026-12-01T00:00:00.000Z'));
+    expect(confirmed.map((e) => [e.type, e.data.status])).toEqual([['subscription.created', 'active']]);
+    expect(toldTrial.status).toBe('active');
+
+    const elsewhere = subscriptionIn('active', 'gateway_a', null);
+    const created = elsewhere.registerAtGateway(snapshot('trialing', { trialEndsAt: '2026-12-15T00:00:00.000Z' }));
+    expect(created.map((e) => [e.type, e.data.status, e.data.trialEndsAt])).toEqual([['subscription.created', 'trialing', '2026-12-15T00:00:00.000Z']]);
+  });
+
+  it('a webhook older than the newest report applied moves nothing; a newer one or a read does', () => {
+    const subscription = subscriptionIn('active');
+    subscription.createdEventRecorded = true;
+    const read = subscription.applyGatewaySnapshot(snapshot('past_due'), gatewayRead(new Date('2026-12-01T10:00:00.000Z')));
+    expect(read.map((e) => e.type)).toEqual(['subscription.past_due']);
+    expect(subscription.gatewaySeenAt?.toISOString()).toBe('2026-12-01T10:00:00.000Z');
+
+    // Sent before the read (the recovery it reports was already undone when the gateway was read).
+    expect(subscription.applyGatewaySnapshot(snapshot('active'), gatewayNotification('2026-12-01T09:59:57.000Z'))).toEqual([]);
+    expect(subscription.status).toBe('past_due');
+    expect(subscription.chargePaid('2027-03-01T00:00:00.000Z', gatewayNotification('2026-12-01T09:59:50.000Z')).map((e) => e.type)).toEqual(['subscription.renewed']);
+    expect(subscription.status).toBe('past_due');
+    expect(subscription.nextBillingAt?.toISOString()).toBe('2027-01-01T00:00:00.000Z');
+
+    // Within a second of the read its order is unknown (some gateways stamp whole seconds): the transition table decides.
+    subscription.applyGatewaySnapshot(snapshot('active'), gatewayNotification('2026-12-01T09:59:59.500Z'));
+    expect(subscription.status).toBe('active');
+
+    // Newer than everything applied: the gateway's truth, and the new mark.
+    subscription.applyGatewaySnapshot(snapshot('past_due'), gatewayNotification('2026-12-01T10:05:00.000Z'));
+    expect(subscription.status).toBe('past_due');
+    expect(subscription.gatewaySeenAt?.toISOString()).toBe('2026-12-01T10:05:00.000Z');
+
+    // A read is never stale, though canceled stays final.
+    subscription.applyGatewaySnapshot(snapshot('canceled'), gatewayRead(new Date('2026-12-01T10:01:00.000Z')));
+    expect(subscription.status).toBe('canceled');
+    expect(subscription.applyGatewaySnapshot(snapshot('active'), gatewayRead(new Date('2026-12-01T11:00:00.000Z')))).toEqual([]);
+    expect(subscription.status).toBe('canceled');
+  });
+
+  it('a read that answers under another reference completes the checkout; one made before the reference changed is dropped', () => {
+    const subscription = subscriptionIn('active', 'gateway_c', 'pl_link');
+    const completed = subscription.applyGatewayRead('pl_link', snapshot('active', { gatewayRef: 'sub_real' }), new Date('2026-12-01T10:00:00.000Z'));
+    expect(completed.map((e) => [e.type, e.data.gatewayRef])).toEqual([['subscription.created', 'sub_real']]);
+    expect(subscription.applyGatewayRead('pl_link', snapshot('canceled', { gatewayRef: 'pl_link' }), new Date('2026-12-01T10:00:01.000Z'))).toEqual([]);
+    expect(subscription).toMatchObject({ status: 'active', gatewayRef: 'sub_real' });
   });
 
   it('a paid charge renews and recovers a past-due subscription; a failed one reports without moving it', () => {

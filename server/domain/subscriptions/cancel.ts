@@ -7,7 +7,7 @@
  * by deactivating its checkout link, so the link can no longer be paid.
  */
 import { Refusal } from '../refusal';
-import { Subscription } from './subscription';
+import { gatewayRead, Subscription } from './subscription';
 import { GATEWAY_CALLS } from '../gateway-calls';
 import { applyLocked } from '../locked-apply';
 import { raises } from '../raises';
@@ -31,6 +31,8 @@ export async function cancelSubscription(context: RequestContext, id: string, at
   if (!subscription.gatewayRef) {
     throw new Refusal('missing_gateway_ref', {}, 'The subscription is not registered at its gateway yet; repeat the create with the same externalId.');
   }
+  // The gateway's answer is its state as of the call: taken from when the call started, so no webhook sent meanwhile counts as older.
+  const calledAt = services.now();
   const snapshot = await route.adapter.cancelSubscription(subscription.gatewayRef!, { atPeriodEnd });
-  return applyLocked(em, services, Subscription, subscription.id, (current) => current.applyGatewaySnapshot(snapshot));
+  return applyLocked(em, services, Subscription, subscription.id, (current) => current.applyGatewaySnapshot(snapshot, gatewayRead(calledAt)));
 }

@@ -7,7 +7,7 @@
  */
 import type { GatewayName } from '../../contract/enums';
 import { Payment } from '../payments/payment';
-import { Subscription } from './subscription';
+import { gatewayNotification, Subscription } from './subscription';
 import type { GatewayEvent } from '../../gateways';
 import type { DomainEvent } from '../events';
 import type { LockedChange } from '../locked-apply';
@@ -40,7 +40,7 @@ export function subscriptionChargeChange(target: { environmentId: string; gatewa
       events.push(...payment.applyGatewaySnapshot(charge));
     }
     const settled = events.map((e) => e.type);
-    if (event.outcome === 'paid' && settled.includes('payment.paid')) events.push(...subscription.chargePaid(event.nextBillingAt));
+    if (event.outcome === 'paid' && settled.includes('payment.paid')) events.push(...subscription.chargePaid(event.nextBillingAt, gatewayNotification(event.occurredAt)));
     if (event.outcome === 'failed' && settled.includes('payment.failed')) events.push(...subscription.chargeFailed());
     return events;
   };
