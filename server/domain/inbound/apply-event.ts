@@ -11,7 +11,7 @@
 import type { EntityClass } from '@mikro-orm/core';
 import type { GatewayName } from '../../contract/enums';
 import { Payment } from '../payments/payment';
-import { Subscription } from '../subscriptions/subscription';
+import { gatewayNotification, Subscription } from '../subscriptions/subscription';
 import type { EntityManager } from '../../db/orm';
 import type { GatewayEvent } from '../../gateways';
 import type { Services } from '../../services';
@@ -54,13 +54,13 @@ async function applicationOf(em: EntityManager, services: Services, target: Inbo
     }
     case 'subscription_status': {
       const subscription = await em.findOne(Subscription, { ...scope, gatewayRef: event.subscription.gatewayRef });
-      return subscription && onLocked(Subscription, subscription.id, (s) => s.applyGatewaySnapshot(event.subscription));
+      return subscription && onLocked(Subscription, subscription.id, (s) => s.applyGatewaySnapshot(event.subscription, gatewayNotification(event.occurredAt)));
     }
     case 'subscription_checkout_completed': {
       const subscription = await em.findOne(Subscription, { ...scope, gatewayRef: { $in: [event.checkoutRef, event.subscription.gatewayRef] } });
       if (!subscription) return null;
       if (subscription.status === 'canceled') await cancelLateCheckout(em, services, target, subscription, event.subscription.gatewayRef);
-      return onLocked(Subscription, subscription.id, (s) => s.completeCheckout(event.subscription));
+      return onLocked(Subscription, subscription.id, (s) => s.completeCheckout(event.subscription, gatewayNotification(event.occurredAt)));
     }
     case 'subscription_charge': {
       const subscription = await em.findOne(Subscription, { ...scope, gatewayRef: event.subscriptionRef });
