@@ -1,10 +1,14 @@
 /**
- * `webhook listen --forward-to <url> [--env <env_id>]`: receives a sandbox
- * environment's events as they are committed (the service's listen stream,
- * webhooks/listen-stream.ts) and forwards each one to a receiver on this
- * machine, with the headers and signature a registered endpoint gets, signed
- * with a secret made for this session and printed at start. No public URL, no
- * endpoint to register, no service restart.
+ * `webhook listen --forward-to <url> [--env <env_id>] [--api-key sk_test_…]
+ * [--new-secret]`: receives a sandbox environment's events as they are
+ * committed (the service's listen stream, http/listen-stream.ts) and forwards
+ * each one to a receiver on this machine, with the headers and signature a
+ * registered endpoint gets, signed with a secret printed at start. No public
+ * URL, no endpoint to register, no service restart.
+ *
+ * With the admin token the secret is made for the session. With a sandbox API
+ * key (a merchant's developer, no operator needed) it is kept for the key on
+ * this machine (listen-secrets.ts), so the receiver is configured once.
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { request } from 'undici';
@@ -12,8 +16,10 @@ import { newId } from '../server/contract/ids';
 import { LISTEN_PATH, LISTEN_READY, LISTEN_WEBHOOK, type ListenReady } from '../server/contract/listen-protocol';
 import { newSigningSecret, signatureHeader } from '../server/contract/webhook-signature';
 import { deliveryHeaders } from '../server/contract/webhook-headers';
-import { findAdminToken } from './client';
-import { CliError, notThisService, TOKEN_HINT, unreachable, type CliErrorCode } from './errors';
+import { homedir } from 'node:os';
+import { API_KEY_OPTION_HELP, devCredential, hintFor, type DevCredential } from './credentials';
+import { CliError, notThisService, unreachable, type CliErrorCode } from './errors';
+import { listenSecretFor } from './listen-secrets';
 import { examples, type CliTools } from './tools';
 
 /** What a registered endpoint is given to answer (README, "Receiving webhooks"). */
@@ -26,16 +32,18 @@ interface GlobalOptions {
   json?: boolean;
 }
 
-/** The service and admin token, found the way every other command finds them. */
-function connection(program: Command): { baseUrl: string; token: string; json: boolean } {
+/** The service, and the admin token or API key (credentials.ts). */
+function connection(program: Command, apiKey: string | undefined): { baseUrl: string; credential: DevCredential; json: boolean } {
   const opts = program.opts<GlobalOptions>();
-  const token = findAdminToken(opts.token, process.env);
-  return { baseUrl: opts.url.replace(/\/$/, ''), token, json: Boolean(opts.json) };
+  const credential = devCredential({ token: opts.token, apiKey }, process.env);
+  return { baseUrl: opts.url.replace(/\/$/, ''), credential, json: Boolean(opts.json) };
 }
 
-/** The stream's refusals (`{"error", "message"}`), as the CLI's error codes. */
+/** The stream's refusals (`{"error", "message"}`), as the CLI's error codes (forbidden reads as a refused credential, as for every command). */
 const REFUSALS: Record<string, CliErrorCode> = {
   unauthorized: 'unauthorized',
+  forbidden: 'unauthorized',
+  rate_limited: 'unavailable',
   not_found: 'not_found',
   invalid: 'invalid',
   invalid_input: 'invalid',
@@ -44,12 +52,27 @@ const REFUSALS: Record<string, CliErrorCode> = {
 };
 
 /** Why the stream could not be opened: the service's refusal, or something else answering at --url. */
-async function refusal(response: Response, baseUrl: string): Promise<CliError> {
+async function refusal(response: Response, baseUrl: string, credential: DevCredential): Promise<CliError> {
   const answer = (await response.json().catch(() => null)) as { error?: unknown; message?: unknown } | null;
   const code = typeof answer?.error === 'string' ? REFUSALS[answer.error] : undefined;
   if (!code) return notThisService(baseUrl);
   const message = typeof answer?.message === 'string' ? answer.message : `the service answered ${response.status}`;
-  return new CliError(code, code === 'unauthorized' ? `${message} ${TOKEN_HINT}` : message);
+  return new CliError(code, answer?.error === 'unauthorized' ? `${message} ${hintFor(credential)}` : message);
+}
+
+/** The secret the forwards are signed with, and how listen tells about it. */
+function signingSecret(credential: DevCredential, renew: boolean): { secret: string; line: string; fields: Record<string, unknown> } {
+  if (credential.kind === 'admin') {
+    const secret = newSigningSecret();
+    return { secret, line: `Webhook signing secret of this session: ${secret}`, fields: { secret } };
+  }
+  const kept = listenSecretFor(credential.bearer, { renew, env: process.env });
+  const home = homedir();
+  const where = home && kept.file.startsWith(`${home}/`) ? `~${kept.file.slice(home.length)}` : kept.file;
+  const line = kept.made
+    ? `Webhook signing secret of this API key (new): ${kept.secret}\n(kept in ${where} for the next sessions; --new-secret makes another)`
+    : `Webhook signing secret of this API key (as last time): ${kept.secret}\n(kept in ${where}; --new-secret makes another)`;
+  return { secret: kept.secret, line, fields: { secret: kept.secret, secretFile: kept.file, newSecret: kept.made } };
 }
 
 function localUrl(value: string): string {
@@ -158,10 +181,13 @@ export function registerListenCommand(program: Command, _tools: CliTools): void 
     .command('listen')
     .description('forward a sandbox environment’s events, as they are committed, to a local URL, signed with a secret printed at start (Ctrl-C stops)')
     .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://127.0.0.1:4000/hooks', localUrl)
-    .option('--env <environmentId>', 'sandbox environment (default: the only one, as in the embedded demo)')
-    .action(async (o: { forwardTo: string; env?: string }) => {
-      const { baseUrl, token, json } = connection(program);
-      const secret = newSigningSecret();
+    .option('--env <environmentId>', 'sandbox environment (default: the only one, as in the embedded demo; with --api-key: the key\'s own)')
+    .option('--api-key <key>', API_KEY_OPTION_HELP)
+    .option('--new-secret', 'with an API key: make a new signing secret and keep it instead of the one kept for the key')
+    .action(async (o: { forwardTo: string; env?: string; apiKey?: string; newSecret?: boolean }) => {
+      const { baseUrl, credential, json } = connection(program, o.apiKey);
+      /** Made or read once the service accepted the credential: a refused key leaves no file and rolls nothing. */
+      let signing: ReturnType<typeof signingSecret> | undefined;
       const stopping = new AbortController();
       const stop = () => stopping.abort();
       process.once('SIGINT', stop);
@@ -178,13 +204,13 @@ export function registerListenCommand(program: Command, _tools: CliTools): void 
           if (o.env) query.set('environmentId', o.env);
           if (after) query.set('after', after);
           const response = await fetch(`${baseUrl}${LISTEN_PATH}?${query}`, {
-            headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+            headers: { authorization: `Bearer ${credential.bearer}`, accept: 'text/event-stream' },
             signal: stopping.signal,
           });
           // 503: the service is starting (its port is bound before it is ready); after a restart, wait for it like for a connection.
           if (response.status === 503 && connectedOnce) throw new Error('the service is starting');
           if (response.status === 503) throw new CliError('unavailable', `the service at ${baseUrl} is starting; try again in a moment.`);
-          if (!response.ok || !response.body) throw await refusal(response, baseUrl);
+          if (!response.ok || !response.body) throw await refusal(response, baseUrl, credential);
           // Another program answering at --url (a web server, a proxy's page) is not a stream to wait on.
           if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
             await response.body.cancel().catch(() => undefined);
@@ -198,17 +224,20 @@ export function registerListenCommand(program: Command, _tools: CliTools): void 
                 const ready = JSON.parse(event.data) as ListenReady;
                 after ??= String(ready.after);
                 if (!connectedOnce) {
-                  say(
-                    `Ready! Forwarding events of ${ready.environmentId} to ${o.forwardTo} (Ctrl-C to quit)\nWebhook signing secret of this session: ${secret}`,
-                    { ready: true, environmentId: ready.environmentId, forwardTo: o.forwardTo, secret },
-                  );
+                  signing = signingSecret(credential, Boolean(o.newSecret));
+                  say(`Ready! Forwarding events of ${ready.environmentId} to ${o.forwardTo} (Ctrl-C to quit)\n${signing.line}`, {
+                    ready: true,
+                    environmentId: ready.environmentId,
+                    forwardTo: o.forwardTo,
+                    ...signing.fields,
+                  });
                 } else {
                   say(`Reconnected; resuming after event #${after}.`, { reconnected: true, after: Number(after) });
                 }
                 connectedOnce = true;
                 lostSaid = false;
               } else if (event.event === LISTEN_WEBHOOK) {
-                const delivery = await forward(o.forwardTo, secret, event.data, stopping.signal);
+                const delivery = await forward(o.forwardTo, signing!.secret, event.data, stopping.signal);
                 // The highest sequence forwarded: a late-committed event can arrive after a higher one, and must not rewind a resume.
                 if (event.id && (after === null || Number(event.id) > Number(after))) after = event.id;
                 if (stopping.signal.aborted) break;
@@ -245,10 +274,22 @@ export function registerListenCommand(program: Command, _tools: CliTools): void 
       // Idle keep-alive sockets to the receiver would hold the process open for a while.
       process.exit(0);
     });
+  listen.addHelpText(
+    'after',
+    `
+Signing secret: with the admin token, a new one each session. With an API key
+(--api-key or PAYMENTS_API_KEY, e.g. a merchant's developer without an
+operator), one per key on this machine, kept in
+$XDG_CONFIG_HOME/payments-admin/listen-secrets/ (default ~/.config/…), mode
+0600, and used again by every session of that key, so the receiver is set up
+once; --new-secret replaces it.`,
+  );
   examples(
     listen,
     'webhook listen --forward-to http://127.0.0.1:4000/hooks',
     'webhook listen --forward-to http://127.0.0.1:4000/hooks --env env_…',
+    'webhook listen --forward-to http://127.0.0.1:4000/hooks --api-key sk_test_…   # or PAYMENTS_API_KEY; same secret every time',
+    'webhook listen --forward-to http://127.0.0.1:4000/hooks --api-key sk_test_… --new-secret',
     "--json webhook listen --forward-to http://127.0.0.1:4000/hooks | jq -c 'select(.type)'",
   );
 }

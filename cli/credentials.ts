@@ -1,0 +1,43 @@
+/**
+ * Who `webhook listen` and `trigger` act as. Two credentials:
+ * - the platform's admin token (found as every command finds it: --token,
+ *   PAYMENTS_ADMIN_TOKEN, the embedded service's data folder), for any
+ *   sandbox environment;
+ * - a merchant's sandbox API key (`--api-key`, or PAYMENTS_API_KEY), for its
+ *   own environment only: a developer needs no operator to bring events to
+ *   their machine.
+ *
+ * An explicit option wins (both at once is a usage error); then
+ * PAYMENTS_API_KEY, then the admin token's usual places. A production key is
+ * refused here, before it travels anywhere.
+ */
+import { findAdminToken } from './client';
+import { CliError, TOKEN_HINT } from './errors';
+
+export type DevCredential =
+  | { kind: 'admin'; bearer: string }
+  /** `bearer` is the key itself. */
+  | { kind: 'apiKey'; bearer: string };
+
+/** What to do about a refused API key (never repeating the key). */
+export const KEY_HINT = 'Check --api-key/PAYMENTS_API_KEY: a sandbox key (sk_test_…) that has not been revoked.';
+
+export const API_KEY_OPTION_HELP = 'a sandbox API key (sk_test_…) instead of the admin token: its own environment only (env PAYMENTS_API_KEY)';
+
+export function devCredential(given: { token?: string; apiKey?: string }, env: NodeJS.ProcessEnv): DevCredential {
+  if (given.apiKey && given.token) throw new CliError('usage', 'pass --api-key or --token, not both.');
+  const apiKey = given.apiKey || (given.token ? undefined : env.PAYMENTS_API_KEY?.trim());
+  if (apiKey) return { kind: 'apiKey', bearer: sandboxKey(apiKey) };
+  return { kind: 'admin', bearer: findAdminToken(given.token, env) };
+}
+
+function sandboxKey(key: string): string {
+  if (key.startsWith('sk_live_')) {
+    throw new CliError('unauthorized', 'that is a production API key (sk_live_…); webhook listen and trigger take a sandbox key (sk_test_…) only.');
+  }
+  if (!key.startsWith('sk_test_')) throw new CliError('usage', 'expected a sandbox API key (sk_test_…) in --api-key or PAYMENTS_API_KEY.');
+  return key;
+}
+
+/** The hint after an `unauthorized` answer, for the credential that was refused. */
+export const hintFor = (credential: DevCredential): string => (credential.kind === 'apiKey' ? KEY_HINT : TOKEN_HINT);
