@@ -196,4 +196,12 @@ export class SubscriptionsResource {
   ): Answer<'subscriptions-cancel'> {
     return this.#call({ method: 'POST', path: `/v1/subscriptions/${segment(id)}/cancel`, body }, options);
   }
+
+  /**
+   * Asks the gateway for the current state now and stores it (a gateway_c
+   * subscription whose customer completed checkout becomes `sub_…`).
+   */
+  async sync(id: string, options?: RequestOptions): Answer<'subscriptions-sync'> {
+    return this.#call({ method: 'POST', path: `/v1/subscriptions/${segment(id)}/sync` }, options);
+  }
 }

@@ -7,6 +7,7 @@
  */
 import { ApiError } from '../contract/errors';
 import { authenticate } from '../domain/authenticate';
+import { limitBucketOf } from '../domain/rate-limits';
 import type { Created } from '../domain/registration/create-once';
 import type { Context } from './context';
 import { t } from './trpc';
@@ -20,9 +21,10 @@ export const publicProcedure = t.procedure;
 const authenticatedRequest = t.middleware(async ({ ctx, meta, next }) => {
   const principal = await authenticate(ctx.em, ctx.req.headers.authorization, ctx.services.now(), ctx.services.apiKeys);
 
-  const bucket = meta?.rateLimit ?? 'default';
+  const quota = meta?.rateLimit ?? 'default';
+  const bucket = limitBucketOf(quota);
   const limit = principal.rateLimits?.[bucket] ?? ctx.services.config.rateLimits[bucket];
-  const decision = await ctx.services.rateLimiter.consume(bucket, principal.apiKeyId, limit);
+  const decision = await ctx.services.rateLimiter.consume(quota, principal.apiKeyId, limit);
   ctx.res.setHeader('X-RateLimit-Limit', String(decision.limit));
   ctx.res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
   ctx.res.setHeader('X-RateLimit-Reset', String(decision.resetAt));

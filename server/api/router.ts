@@ -1,7 +1,7 @@
 import { t } from './trpc';
 import { cancelPaymentProcedure, createPaymentProcedure, getPayment, getPaymentByExternalId, syncPaymentProcedure } from './payments';
 import { authTest, health } from './platform';
-import { cancelSubscriptionProcedure, createSubscriptionProcedure, getSubscription, getSubscriptionByExternalId } from './subscriptions';
+import { cancelSubscriptionProcedure, createSubscriptionProcedure, getSubscription, getSubscriptionByExternalId, syncSubscriptionProcedure } from './subscriptions';
 
 /** The public /v1 contract: every procedure here carries its REST mapping. */
 export const v1Router = t.router({
@@ -19,6 +19,7 @@ export const v1Router = t.router({
     findByExternalId: getSubscriptionByExternalId,
     get: getSubscription,
     cancel: cancelSubscriptionProcedure,
+    sync: syncSubscriptionProcedure,
   }),
 });
 export type V1Router = typeof v1Router;

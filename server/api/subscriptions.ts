@@ -4,6 +4,7 @@ import { CancelSubscriptionInput, CreateSubscriptionInput, Subscription } from '
 import { CANCEL_SUBSCRIPTION, cancelSubscription } from '../domain/subscriptions/cancel';
 import { CREATE_SUBSCRIPTION, createSubscription } from '../domain/subscriptions/create';
 import { FIND_SUBSCRIPTION, FIND_SUBSCRIPTION_BY_EXTERNAL_ID, findSubscription, findSubscriptionByExternalId } from '../domain/subscriptions/repository';
+import { SYNC_SUBSCRIPTION, syncSubscription } from '../domain/subscriptions/sync';
 import { subscriptionBody } from '../domain/subscriptions/view';
 import { authedProcedure, markReplay } from './procedures';
 import { routeErrors } from './route-errors';
@@ -46,7 +47,8 @@ export const getSubscription = authedProcedure
       path: '/v1/subscriptions/{id}',
       tags: ['subscriptions'],
       summary: 'Get a subscription',
-      description: 'Stored record only; there is no sync for subscriptions. A malformed id is 404 `not_found` (unlike payments, whose routes answer 400 `invalid_id`).',
+      description:
+        'Stored record only; never calls the gateway (`POST /v1/subscriptions/{id}/sync` asks it). A malformed id is 404 `not_found` (unlike payments, whose routes answer 400 `invalid_id`).',
       protect: true,
     },
     errors: routeErrors(FIND_SUBSCRIPTION),
@@ -76,3 +78,28 @@ export const cancelSubscriptionProcedure = authedProcedure
   .input(CancelSubscriptionInput)
   .output(Subscription)
   .mutation(async ({ ctx, input }) => subscriptionBody(await cancelSubscription(ctx, input.id, input.atPeriodEnd ?? false)));
+
+/** Sync takes no body: any field sent in one is unknown, and refused. */
+const SubscriptionIdNoBody = z.strictObject({ id: z.string().meta({ description: 'Subscription id, `sub_…`; a malformed one is 404 `not_found`.' }) });
+
+export const syncSubscriptionProcedure = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/v1/subscriptions/{id}/sync',
+      tags: ['subscriptions'],
+      summary: 'Refresh a subscription from its gateway',
+      description:
+        "No request body. Reads the subscription from its gateway now and applies the answer as the gateway's present truth, with the events an inbound notification of that change sends (`subscription.past_due`, `subscription.canceled`; a recovery to `active` sends none). " +
+        '`canceled` stays final, and a cancel that has taken effect leaves `nextBillingAt` null. A gateway notification older than the newest state applied (a sync included) no longer changes the status. ' +
+        'A gateway_c subscription still awaiting checkout (`gatewayRef` `pl_…`) is read through its checkout link: if the customer has completed it, the subscription is completed exactly as the gateway\'s own notification would (`gatewayRef` becomes `sub_…`, `subscription.created` with the confirmed state). ' +
+        'Errors: 404 `not_found` (a malformed id too), 409 `missing_gateway_ref` when the create was never registered at the gateway (repeat the create with its externalId) or the gateway no longer knows the subscription, 409 `provider_not_configured`, 502 `gateway_error` (nothing changed). ' +
+        'Rate limit: the payment sync limit (default 10 per minute per key; its setting, `payments_sync`, applies), counted in a quota of its own.',
+      protect: true,
+    },
+    rateLimit: 'subscriptions_sync',
+    errors: routeErrors(SYNC_SUBSCRIPTION, { body: true }),
+  })
+  .input(SubscriptionIdNoBody)
+  .output(Subscription)
+  .mutation(async ({ ctx, input }) => subscriptionBody(await syncSubscription(ctx, input.id)));

@@ -81,6 +81,7 @@ const subscription = {
   checkoutUrl: 'https://checkout.gateway-c.example/pl_4d5e6f7a8b9c',
   customer: customerOut,
   createdAt: '2026-11-22T12:00:00.000Z',
+  updatedAt: '2026-11-22T12:00:00.000Z',
 };
 
 /** Success response examples by the response schema's component name. */

@@ -19,6 +19,8 @@ export const GATEWAY_CALLS = {
   /** `not_implemented` where the gateway has no payment cancel. */
   cancelPayment: raises(['not_implemented', 'gateway_error']),
   createSubscription: raises(['invalid_input', 'gateway_error']),
+  /** `missing_gateway_ref` when the gateway no longer knows the reference. */
+  getSubscription: raises(['missing_gateway_ref', 'gateway_error']),
   getPlan: raises(['gateway_error']),
   cancelSubscription: raises(['gateway_error']),
 } as const;

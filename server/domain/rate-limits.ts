@@ -5,7 +5,21 @@
  * (runtime/rate-limit-stores.ts).
  */
 export const RATE_LIMIT_BUCKETS = ['payments_create', 'payments_sync', 'payments_cancel', 'default'] as const;
+/** A limit that can be configured (per service and per key). */
 export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[number];
+
+/**
+ * Routes counted in a window of their own under another bucket's configured
+ * limit: subscription sync has payment sync's limit (decision 20) without
+ * sharing its quota, so syncing subscriptions never uses up payment syncs.
+ */
+export const SHARED_LIMIT_QUOTAS = { subscriptions_sync: 'payments_sync' } as const satisfies Record<string, RateLimitBucket>;
+
+/** A window of counted requests: a bucket's own, or one of the quotas above. */
+export type RateLimitQuota = RateLimitBucket | keyof typeof SHARED_LIMIT_QUOTAS;
+
+/** The configured limit a quota counts against. */
+export const limitBucketOf = (quota: RateLimitQuota): RateLimitBucket => (quota in SHARED_LIMIT_QUOTAS ? SHARED_LIMIT_QUOTAS[quota as keyof typeof SHARED_LIMIT_QUOTAS] : (quota as RateLimitBucket));
 
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 
@@ -20,6 +34,6 @@ export interface RateLimitDecision {
 }
 
 export interface RateLimiter {
-  consume(bucket: RateLimitBucket, apiKeyId: string, limit: number): Promise<RateLimitDecision>;
+  consume(quota: RateLimitQuota, apiKeyId: string, limit: number): Promise<RateLimitDecision>;
   close(): Promise<void>;
 }

@@ -44,12 +44,15 @@ const snapshot = (status: SubscriptionStatus, extra: Partial<SubscriptionSnapsho
   ...extra,
 });
 
+/** A webhook of a protocol without event times: only the transition table orders it. */
+const untimed = gatewayNotification(null);
+
 const cases = SUBSCRIPTION_STATUSES.flatMap((from) => SUBSCRIPTION_STATUSES.map((to) => [from, to] as const));
 
 describe('subscription transitions', () => {
   it.each(cases)('%s → reported %s', (from, to) => {
     const subscription = subscriptionIn(from);
-    const events = subscription.applyGatewaySnapshot(snapshot(to));
+    const events = subscription.applyGatewaySnapshot(snapshot(to), untimed);
     const moves = ALLOWED[from].includes(to);
     expect(subscription.status).toBe(moves ? to : from);
     expect(events.map((e) => e.type)).toEqual(moves && EVENT[to] ? [EVENT[to]] : []);
@@ -58,7 +61,7 @@ describe('subscription transitions', () => {
 
   it('event data carries the contract\'s fields as of the transition', () => {
     const subscription = subscriptionIn('active');
-    const [event] = subscription.applyGatewaySnapshot(snapshot('canceled'));
+    const [event] = subscription.applyGatewaySnapshot(snapshot('canceled'), untimed);
     expect(event!.data).toEqual({
       subscriptionId: subscription.id,
       externalId: 'plan-1',
@@ -81,9 +84,9 @@ describe('subscription transitions', () => {
   it('gateway_c records subscription.created only when the checkout link becomes a subscription, once', () => {
     const subscription = subscriptionIn('active', 'gateway_c', null);
     expect(subscription.registerAtGateway(snapshot('active', { gatewayRef: 'pl_link' }))).toEqual([]);
-    const completed = subscription.completeCheckout(snapshot('active', { gatewayRef: 'sub_real' }));
+    const completed = subscription.completeCheckout(snapshot('active', { gatewayRef: 'sub_real' }), untimed);
     expect(completed.map((e) => [e.type, e.data.gatewayRef])).toEqual([['subscription.created', 'sub_real']]);
-    expect(subscription.completeCheckout(snapshot('active', { gatewayRef: 'sub_real' }))).toEqual([]);
+    expect(subscription.completeCheckout(snapshot('active', { gatewayRef: 'sub_real' }), untimed)).toEqual([]);
   });
 
   it('subscription.created carries the status the gateway confirmed, and nothing moves silently with it', () => {
@@ -140,9 +143,9 @@ describe('subscription transitions', () => {
     const subscription = subscriptionIn('past_due');
     expect(subscription.chargeFailed().map((e) => e.type)).toEqual(['subscription.payment_failed']);
     expect(subscription.status).toBe('past_due');
-    const renewed = subscription.chargePaid('2027-02-01T00:00:00.000Z');
+    const renewed = subscription.chargePaid('2027-02-01T00:00:00.000Z', untimed);
     expect(renewed.map((e) => [e.type, e.data.status, e.data.nextBillingAt])).toEqual([['subscription.renewed', 'active', '2027-02-01T00:00:00.000Z']]);
     const ended = subscriptionIn('canceled');
-    expect([...ended.chargePaid(null), ...ended.chargeFailed()]).toEqual([]);
+    expect([...ended.chargePaid(null, untimed), ...ended.chargeFailed()]).toEqual([]);
   });
 });

@@ -88,4 +88,14 @@ describe('the published contract', () => {
     );
     expect(payment.required.sort()).toEqual(Object.keys(payment.properties).sort());
   });
+
+  it('describes the Subscription with every field of the contract and its timestamps (decision 20)', () => {
+    const subscription = document.components.schemas.Subscription;
+    const fields = ['id', 'status', 'method', 'gateway', 'amount', 'currency', 'interval', 'trialDays', 'trialEndsAt', 'nextBillingAt', 'cancelAtPeriodEnd', 'canceledAt'];
+    expect(Object.keys(subscription.properties).sort()).toEqual([...fields, 'externalId', 'gatewayRef', 'checkoutUrl', 'customer', 'createdAt', 'updatedAt'].sort());
+    expect(subscription.required.sort()).toEqual(Object.keys(subscription.properties).sort());
+    expect(subscription.properties.nextBillingAt.description).toContain('null once a cancel has taken effect');
+    expect(document.paths['/v1/subscriptions/{id}/sync'].post.responses['200']).toBeDefined();
+    expect(document.paths['/v1/subscriptions/{id}'].get.description).not.toContain('no sync');
+  });
 });

@@ -200,6 +200,22 @@ export type Payment = {
     brand: string;
     last4: string;
   } | null;
+  /**
+   * ISO 8601 timestamp (UTC)
+   * format: date-time
+   */
+  createdAt: string;
+  /**
+   * When the stored payment last changed (status, details from the gateway).
+   * format: date-time
+   */
+  updatedAt: string;
+  /** When the payment became `paid` here; null until then. */
+  paidAt: string | null;
+  /** Pix: when the code stops being payable, as the gateway states it; null for card and until the gateway hands the code over. */
+  expiresAt: string | null;
+  /** The subscription (`sub_…`) a recurring charge belongs to; null for one-off payments. */
+  subscriptionId: string | null;
 };
 
 export type Subscription = {
@@ -212,6 +228,7 @@ export type Subscription = {
   interval: "monthly" | "yearly";
   trialDays: number;
   trialEndsAt: string | null;
+  /** ISO 8601 timestamp of the next expected recurring charge; null once a cancel has taken effect. */
   nextBillingAt: string | null;
   cancelAtPeriodEnd: boolean;
   canceledAt: string | null;
@@ -221,6 +238,8 @@ export type Subscription = {
   customer: Customer;
   /** ISO 8601 timestamp */
   createdAt: string;
+  /** When the stored subscription last changed (status, dates from the gateway, a cancel). */
+  updatedAt: string;
 };
 
 export type ValidationIssue = {
@@ -317,6 +336,14 @@ export interface Operations {
     request: never;
     response: Subscription;
     errors: "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
+  };
+  "subscriptions-sync": {
+    method: "POST";
+    path: "/v1/subscriptions/{id}/sync";
+    successStatus: 200;
+    request: never;
+    response: Subscription;
+    errors: "invalid_json" | "invalid_input" | "unauthorized" | "not_found" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
   };
 }
 

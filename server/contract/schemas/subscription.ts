@@ -58,7 +58,7 @@ export const Subscription = z
     interval: z.enum(SUBSCRIPTION_INTERVALS),
     trialDays: z.int(),
     trialEndsAt: Timestamp.nullable(),
-    nextBillingAt: Timestamp.nullable(),
+    nextBillingAt: Timestamp.nullable().meta({ description: 'ISO 8601 timestamp of the next expected recurring charge; null once a cancel has taken effect.' }),
     cancelAtPeriodEnd: z.boolean(),
     canceledAt: Timestamp.nullable(),
     externalId: z.string().nullable(),
@@ -66,5 +66,6 @@ export const Subscription = z
     checkoutUrl: z.string().nullable(),
     customer: CustomerOutput,
     createdAt: Timestamp,
+    updatedAt: Timestamp.meta({ description: 'When the stored subscription last changed (status, dates from the gateway, a cancel).' }),
   })
   .meta({ id: 'Subscription' });

@@ -6,6 +6,8 @@ import { raises } from '../raises';
 import { FIND_BY_EXTERNAL_ID, FIND_IN_ENVIRONMENT, findByExternalId, findInEnvironment } from '../lookup';
 
 const subscriptionById = oneRowBy(Subscription, ['id', 'environment']);
+/** Reads a subscription by id alone, whatever its environment (background work that already holds the id). */
+export const storedSubscription = oneRowBy(Subscription, ['id']);
 /** Reads a subscription by (externalId, environment id). */
 export const subscriptionByExternalId = oneRowBy(Subscription, ['externalId', 'environment']);
 

@@ -193,7 +193,7 @@ export class Subscription extends SubscriptionSchema.class {
    * later notifications about it are recognized. A second report of the same
    * completion is an ordinary status report.
    */
-  completeCheckout(snapshot: SubscriptionSnapshot, report: GatewayReport = { reportedAt: null, present: false }): DomainEvent[] {
+  completeCheckout(snapshot: SubscriptionSnapshot, report: GatewayReport): DomainEvent[] {
     this.gatewayRef = snapshot.gatewayRef;
     if (this.status === 'canceled') return [];
     if (this.createdEventRecorded) return this.applyGatewaySnapshot(snapshot, report);
@@ -230,7 +230,7 @@ export class Subscription extends SubscriptionSchema.class {
    * (`gatewaySeenAt`) is stale and changes nothing; a newer one, or a read of
    * the gateway, is its truth.
    */
-  applyGatewaySnapshot(snapshot: SubscriptionSnapshot, report: GatewayReport = { reportedAt: null, present: false }): DomainEvent[] {
+  applyGatewaySnapshot(snapshot: SubscriptionSnapshot, report: GatewayReport): DomainEvent[] {
     if (this.status === 'canceled' || isStaleReport(report, this.gatewaySeenAt)) return [];
     this.takeDetails(snapshot);
     this.noteSeen(report);
@@ -258,7 +258,7 @@ export class Subscription extends SubscriptionSchema.class {
    * past-due subscription becomes active. A charge older than the newest
    * report applied is still a renewal (money was received) but moves nothing.
    */
-  chargePaid(nextBillingAt: string | null, report: GatewayReport = { reportedAt: null, present: false }): DomainEvent[] {
+  chargePaid(nextBillingAt: string | null, report: GatewayReport): DomainEvent[] {
     if (this.status === 'canceled') return [];
     if (isStaleReport(report, this.gatewaySeenAt)) return [this.event('subscription.renewed')];
     this.noteSeen(report);

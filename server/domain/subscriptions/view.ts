@@ -25,5 +25,6 @@ export function subscriptionBody(subscription: Subscription): z.infer<typeof Sub
       ? { name: subscription.customerName ?? null, email: subscription.customerEmail ?? null, documentLast4: subscription.customerDocumentLast4 ?? null }
       : null,
     createdAt: subscription.createdAt.toISOString(),
+    updatedAt: subscription.updatedAt.toISOString(),
   };
 }
