@@ -49,6 +49,8 @@ const SERVER_CODES: Record<string, CliErrorCode> = {
   UNAUTHORIZED: 'unauthorized',
   FORBIDDEN: 'unauthorized',
   PRECONDITION_FAILED: 'unavailable',
+  // Too many requests (an API key's rate limit): cannot be done now, later it can.
+  TOO_MANY_REQUESTS: 'unavailable',
 };
 
 /** The first network error code (ECONNREFUSED, ENOTFOUND…) in a chain of causes. */
