@@ -264,6 +264,38 @@ describe('webhook listen and trigger with a sandbox API key', () => {
     expect(trigger.stderr).toBe('error (unauthorized): This API key has been revoked. Check --api-key/PAYMENTS_API_KEY: a sandbox key (sk_test_…) that has not been revoked.\n');
   }, 60_000);
 
+  it('limits a key: at most 5 open listen streams per node, and each trigger counts in its create window', async () => {
+    const created = await sandboxed.service.admin.apiKeys.create({ environmentId: sandboxed.tenant.environmentId, name: 'limited' });
+    const open = (key: string, signal?: AbortSignal) => fetch(`${url}${LISTEN_PATH}`, { headers: { authorization: `Bearer ${key}` }, signal });
+    const stop = new AbortController();
+    try {
+      const streams = await Promise.all(Array.from({ length: 5 }, () => open(created.secret, stop.signal)));
+      expect(streams.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      const sixth = await open(created.secret);
+      expect(sixth.status).toBe(429);
+      expect(sixth.headers.get('retry-after')).toBe('5');
+      expect(await sixth.json()).toEqual({ error: 'rate_limited', message: 'This API key already has 5 webhook listen sessions open here; stop one first.' });
+      // Another key is not held back by this one's streams.
+      const other = await open(sandboxed.tenant.apiKey, stop.signal);
+      expect(other.status).toBe(200);
+    } finally {
+      stop.abort();
+    }
+    // Once closed, the streams free their places.
+    await eventually(async () => {
+      const again = await open(created.secret);
+      await again.body?.cancel();
+      return again.status === 200 ? true : undefined;
+    }, 10_000, 'the places to be freed');
+
+    await sandboxed.service.admin.apiKeys.setRateLimits({ apiKeyId: created.id, limits: { payments_create: 1 } });
+    const env = { ...dev.env, PAYMENTS_API_KEY: created.secret };
+    expect((await run(url, ['--json', 'trigger', 'payment.pending'], env)).code).toBe(0);
+    const refused = await run(url, ['--json', 'trigger', 'payment.pending'], env);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stderr)).toEqual({ error: 'unavailable', message: expect.stringMatching(/^Too many requests with this API key \(1 a minute\); try again in \d+ s\.$/) });
+  }, 60_000);
+
   it('an unknown key is unauthorized in the operator API format, and never echoed', async () => {
     const unknown = `sk_test_${'0'.repeat(32)}`;
     const stream = await fetch(`${url}${LISTEN_PATH}`, { headers: { authorization: `Bearer ${unknown}` } });
