@@ -76,7 +76,8 @@ const { metafile } = await build({
   // Code loaded with import() (the service behind its Node version check, the sandbox behind the demo) goes to chunks of its own.
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  // Dependencies are loaded from node_modules at run time, as with tsx.
+  // Dependencies are loaded from node_modules at run time, as with tsx. This is also what lets OpenTelemetry's
+  // instrumentations patch express, pg, undici and ioredis (server/observability/tracing.ts): a bundled copy would escape them.
   packages: 'external',
   platform: 'node',
   format: 'esm',

@@ -27,7 +27,7 @@ Exit status (with --json, stderr carries {"error": "<code>", "message": "…"}):
   1  error, unavailable       the service failed or cannot do it now
   2  usage, invalid           bad arguments, or input the service refused
   3  not_found                an id that does not exist
-  4  unauthorized             missing or wrong admin token
+  4  unauthorized             missing or wrong admin token, or API key refused
   5  unreachable,             nothing answers at --url (is the service running?),
      not_this_service         or what answers is not this service
   6  conflict                 it already exists or clashes with what exists`;

@@ -112,6 +112,12 @@ const EnvSchema = z
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     /** Address of the METRICS_PORT listener (default HOST). */
     METRICS_HOST: z.string().min(1).optional(),
+    /**
+     * OTLP/HTTP (protobuf) endpoint receiving traces, e.g. `http://collector:4318`: set, the service starts the
+     * OpenTelemetry SDK before anything else loads (server/start.ts); unset, nothing of OpenTelemetry is loaded.
+     * Read there and by the SDK itself (as are the other OTEL_* variables); only validated here, so a typo stops the start.
+     */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' }).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.ADMIN_TOKEN) {

@@ -8,6 +8,7 @@
 import type { GatewayAdapter } from '../gateways';
 import { GatewayFailure } from '../gateways';
 import { observeGatewayCall, type GatewayCallOutcome } from '../observability/metrics';
+import { tracing } from '../observability/trace-seam';
 import { raises } from './raises';
 import { Refusal } from './refusal';
 
@@ -59,11 +60,14 @@ export function speakingThroughTheCore(adapter: GatewayAdapter): GatewayAdapter 
       const value: unknown = Reflect.get(target, key, receiver);
       if (typeof value !== 'function' || key === 'close') return value;
       return async (...args: unknown[]) => {
-        // Every call of every adapter passes here: the one place that counts and times them (gateway_calls_total).
+        // Every call of every adapter passes here: the one place that counts and times them (gateway_calls_total),
+        // and, with tracing on, one span around the call's HTTP requests.
         const started = performance.now();
         let outcome: GatewayCallOutcome = 'error';
         try {
-          const answer = await (value as (...args: unknown[]) => Promise<unknown>).apply(target, args);
+          const answer = await tracing.inSpan(`gateway ${target.name} ${String(key)}`, { 'gateway.name': target.name, 'gateway.operation': String(key) }, () =>
+            (value as (...args: unknown[]) => Promise<unknown>).apply(target, args),
+          );
           outcome = 'ok';
           return answer;
         } catch (error) {

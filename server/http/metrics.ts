@@ -17,6 +17,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { v1Router } from '../api/router';
 import { LISTEN_PATH } from '../contract/listen-protocol';
 import { exposition, httpRequestDuration, httpRequests } from '../observability/metrics';
+import { tracing } from '../observability/trace-seam';
 import { adminTokenCheck } from './admin-token';
 
 export const METRICS_PATH = '/metrics';
@@ -53,15 +54,21 @@ export function routeTemplate(method: string, path: string): string {
   return 'unmatched';
 }
 
-/** Counts and times every request once its answer is written (a connection cut before that is not an answer). */
+/**
+ * Counts and times every request once its answer is written (a connection cut before that is not an answer).
+ * With tracing on, the request's span is named by the same template.
+ */
 export function httpMetrics(): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     // The path as sent, before any mounted router strips its prefix.
     const path = (req.originalUrl ?? req.url).split('?')[0]!;
+    const method = METHODS.has(req.method) ? req.method : 'other';
+    const route = routeTemplate(method, path);
     res.once('finish', () => {
-      const method = METHODS.has(req.method) ? req.method : 'other';
-      const labels = { method, route: routeTemplate(method, path), status_code: String(res.statusCode) };
+      // Here, not at the start: express's instrumentation rewrites the route at each layer it passes.
+      tracing.nameRequest(route);
+      const labels = { method, route, status_code: String(res.statusCode) };
       httpRequests.inc(labels);
       httpRequestDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     });

@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { serializeError } from '../runtime/logger';
+import { tracing } from '../observability/trace-seam';
 
 /** A caller's own request id is kept when it is short and plain; otherwise we mint one. */
 const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -78,6 +79,11 @@ export function requestLog(log: Logger) {
       res.setHeader('X-Request-Id', id);
       return id;
     },
+    // With tracing on, the request's trace (and its server span): read at its start, where the request's span is active.
+    customProps: (req) => {
+      const ids = ((req as TracedRequest).traceIds ??= tracing.activeIds() ?? null);
+      return ids ? { traceId: ids.traceId, spanId: ids.spanId } : {};
+    },
     wrapSerializers: false,
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
@@ -111,3 +117,6 @@ export function requestLog(log: Logger) {
 }
 
 const suffix = (code: string | undefined) => (code ? ` ${code}` : '');
+
+/** The ids read once at the request's start (null: no trace), so the line written at its end names the same ones. */
+type TracedRequest = IncomingMessage & { traceIds?: { traceId: string; spanId: string } | null };

@@ -13,6 +13,7 @@ import { ENTITIES } from '../domain/entities';
 import { createApp } from '../http/app';
 import { metricsServer } from '../http/metrics';
 import { registerOutboxLag } from '../observability/outbox-lag';
+import { tracing } from '../observability/trace-seam';
 import { answerUnparsableRequests } from '../http/edge';
 import type { Readiness } from '../http/probes';
 import { countingRefusals, createMemoryRateLimiter, createRedisRateLimiter } from './rate-limit-stores';
@@ -155,6 +156,8 @@ export async function startService(config: Config, log: Logger, options: { now?:
       await shared?.close();
       await db.close();
       dataFolder.release();
+      // The spans of the last requests and deliveries are still buffered: sent now, before the process exits (no-op without tracing).
+      await tracing.shutdown().catch((error: unknown) => log.warn({ err: error }, 'could not send the last traces'));
     })());
 
   return { url: `http://${host}:${port}`, metricsUrl, services, adminToken, close };

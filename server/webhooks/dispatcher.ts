@@ -8,6 +8,7 @@
  * Attempts run in the background: nothing here ever waits inside an API request.
  */
 import { randomToken } from '../contract/ids';
+import { tracing, type TraceLink } from '../observability/trace-seam';
 import type { Services } from '../services';
 import { attemptDelivery } from './attempt';
 import { claimNextDeliveries } from './claims';
@@ -22,6 +23,10 @@ const MAX_IN_FLIGHT = 16;
  * and the service does about a tenth more creates a second.
  */
 const NUDGE_DELAY_MS = 5;
+/** Tracing only: how many events' links are remembered until their deliveries are attempted (the oldest go first). */
+const REMEMBERED_EVENT_LINKS = 10_000;
+/** Tracing only: at most this many requests are linked from one pass's deliveries. */
+const MAX_LINKS_PER_PASS = 32;
 
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | undefined;
@@ -30,17 +35,32 @@ export class WebhookDispatcher {
   private running: Promise<void> | undefined;
   private rerun = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /**
+   * Tracing: a delivery's trace links to the request that committed its event. The events' rows do not say which
+   * request that was, so the requests that nudged the dispatcher since its last pass are kept (`nudgedBy`) and given to
+   * the events that pass fans out (`linksOf`): usually exactly the one request; several when their commits fall in
+   * one pass; none for events another node committed. Both stay empty with tracing off.
+   */
+  private nudgedBy: TraceLink[] = [];
+  private readonly linksOf = new Map<string, readonly TraceLink[]>();
 
   constructor(private readonly services: Services) {}
 
   start(): void {
-    this.timer = setInterval(() => this.notify(), this.services.config.webhooks.pollIntervalMs);
+    this.timer = setInterval(() => this.nudge(), this.services.config.webhooks.pollIntervalMs);
     this.timer.unref();
-    this.notify();
+    this.nudge();
   }
 
   /** New events were committed: run a pass soon. Never throws, never waits. */
   notify(): void {
+    const link = tracing.currentLink();
+    if (link && this.nudgedBy.length < MAX_LINKS_PER_PASS) this.nudgedBy.push(link);
+    this.nudge();
+  }
+
+  /** Runs a pass soon (the dispatcher's own wake-ups: they carry no request to link to). */
+  private nudge(): void {
     if (this.stopped || this.scheduled) return;
     this.scheduled = true;
     setTimeout(() => {
@@ -67,7 +87,8 @@ export class WebhookDispatcher {
       try {
         do {
           this.rerun = false;
-          await fanOutAll(() => this.services.db.fork());
+          const links = this.nudgedBy.splice(0);
+          await fanOutAll(() => this.services.db.fork(), links.length > 0 ? (eventIds) => this.remember(eventIds, links) : undefined);
           await this.claimAndStart();
         } while (this.rerun && !this.stopped);
       } catch (error) {
@@ -84,7 +105,9 @@ export class WebhookDispatcher {
     const { leaseMs } = this.services.config.webhooks;
     const claims = await claimNextDeliveries(this.services.db.fork(), room, `dsp_${randomToken(24)}`, leaseMs);
     for (const claim of claims) {
-      const attempt: Promise<void> = attemptDelivery(this.services, claim, 'dispatch')
+      const attributes = { 'webhook.delivery_id': claim.id, 'webhook.event_id': claim.eventId, 'webhook.event_type': claim.eventType, 'webhook.attempt': claim.attemptNumber };
+      const attempt: Promise<void> = tracing
+        .inLinkedRoot('webhook delivery', attributes, this.linksOf.get(claim.eventId) ?? [], () => attemptDelivery(this.services, claim, 'dispatch'))
         .then(() => undefined)
         .catch((error: unknown) => {
           // The lease stays; once it expires the attempt is made again.
@@ -93,9 +116,17 @@ export class WebhookDispatcher {
         .finally(() => {
           this.inFlight.delete(attempt);
           // The endpoint's next delivery may go now.
-          this.notify();
+          this.nudge();
         });
       this.inFlight.add(attempt);
+    }
+  }
+
+  private remember(eventIds: string[], links: readonly TraceLink[]): void {
+    for (const id of eventIds) this.linksOf.set(id, links);
+    for (const oldest of this.linksOf.keys()) {
+      if (this.linksOf.size <= REMEMBERED_EVENT_LINKS) break;
+      this.linksOf.delete(oldest);
     }
   }
 }

@@ -18,9 +18,9 @@ interface EventRow {
   type: string;
 }
 
-/** Fans out one batch; returns how many events it took. */
-export async function fanOutBatch(em: EntityManager, batch = BATCH): Promise<number> {
-  return em.transactional(async (tx) => {
+/** Fans out one batch; returns how many events it took. `fannedOut` hears their ids once committed. */
+export async function fanOutBatch(em: EntityManager, batch = BATCH, fannedOut?: (eventIds: string[]) => void): Promise<number> {
+  const ids = await em.transactional(async (tx) => {
     // Not waiting for the disk: a delivery is claimed (and sent) only by a later commit that does wait, which carries this
     // one with it; if the database loses this commit in a crash, the events are simply fanned out again, all or none.
     await tx.execute('set local synchronous_commit to off');
@@ -28,7 +28,7 @@ export async function fanOutBatch(em: EntityManager, batch = BATCH): Promise<num
       `select id, sequence, environment_id, type from events where dispatched_at is null order by sequence limit ? for update`,
       [batch],
     );
-    if (events.length === 0) return 0;
+    if (events.length === 0) return [];
     const environmentIds = [...new Set(events.map((e) => e.environment_id))];
     const endpoints = await tx.find(WebhookEndpoint, { environment: { $in: environmentIds }, enabled: true }, { orderBy: { createdAt: 'asc' } });
     for (const event of events) {
@@ -45,15 +45,17 @@ export async function fanOutBatch(em: EntityManager, batch = BATCH): Promise<num
     }
     await tx.flush();
     await tx.nativeUpdate(OutboxEvent, { id: { $in: events.map((e) => e.id) } }, { dispatchedAt: new Date() });
-    return events.length;
+    return events.map((e) => e.id);
   });
+  if (ids.length > 0) fannedOut?.(ids);
+  return ids.length;
 }
 
 /** Fans out everything committed so far. */
-export async function fanOutAll(fork: () => EntityManager): Promise<number> {
+export async function fanOutAll(fork: () => EntityManager, fannedOut?: (eventIds: string[]) => void): Promise<number> {
   let total = 0;
   for (;;) {
-    const taken = await fanOutBatch(fork());
+    const taken = await fanOutBatch(fork(), BATCH, fannedOut);
     total += taken;
     if (taken < BATCH) return total;
   }

@@ -1,0 +1,43 @@
+/**
+ * What the service's code asks of tracing, with no OpenTelemetry in it: until
+ * tracing starts (observability/tracing.ts, only with
+ * OTEL_EXPORTER_OTLP_ENDPOINT) every function here is a no-op, so the code
+ * that calls them (the gateway calls, the request log, the webhook
+ * dispatcher) loads nothing of OpenTelemetry and costs nothing.
+ */
+
+/** A span's context as the tracer holds it (opaque here): what a later span links to. */
+export type TraceLink = { readonly traceId: string; readonly spanId: string };
+
+export type SpanAttributes = Record<string, string | number | boolean>;
+
+export interface TraceSeam {
+  /** The trace and span ids of the active span (the request's, in a request), for its log line. */
+  activeIds(): { traceId: string; spanId: string } | undefined;
+  /** Names the active HTTP server span by its route template (`POST /v1/payments/{id}`). */
+  nameRequest(route: string): void;
+  /** Runs `work` in a child span of the active one; a rejection marks it failed. `outcome` reads an attribute off the result. */
+  inSpan<T>(name: string, attributes: SpanAttributes, work: () => Promise<T>): Promise<T>;
+  /** The active span's context, to link to later (null: none, or tracing off). */
+  currentLink(): TraceLink | null;
+  /** Runs `work` as the root of a trace of its own that links to `links` (work caused by earlier requests). */
+  inLinkedRoot<T>(name: string, attributes: SpanAttributes, links: readonly TraceLink[], work: () => Promise<T>): Promise<T>;
+  /** Sends the spans still buffered and stops (at shutdown). */
+  shutdown(): Promise<void>;
+}
+
+const off: TraceSeam = {
+  activeIds: () => undefined,
+  nameRequest: () => {},
+  inSpan: (_name, _attributes, work) => work(),
+  currentLink: () => null,
+  inLinkedRoot: (_name, _attributes, _links, work) => work(),
+  shutdown: async () => {},
+};
+
+/** The seam in use: off until tracing installs its own. */
+export const tracing: TraceSeam = { ...off };
+
+export function installTracing(implementation: TraceSeam): void {
+  Object.assign(tracing, implementation);
+}

@@ -1,0 +1,130 @@
+/**
+ * OpenTelemetry tracing, started by server/start.ts before anything else of
+ * the service loads, and only when OTEL_EXPORTER_OTLP_ENDPOINT is set (this
+ * module is imported on demand; with tracing off nothing of OpenTelemetry is
+ * loaded).
+ *
+ * Why here and in this order: the official instrumentations patch modules as
+ * they load. The service is ESM (also once bundled: esbuild keeps every
+ * package external, `packages: 'external'` in build.mjs, so express, pg,
+ * undici and ioredis still load from node_modules where the hooks see them),
+ * and ESM imports are seen only through import-in-the-middle's loader hook,
+ * which must be registered before the importing module graph is loaded. So
+ * the hook is registered first, then the SDK starts with the instrumentations
+ * enabled, and only then does start.ts import main.ts and its dependencies.
+ *
+ * What is traced:
+ * - http (instrumentation-http): each request as a SERVER span, named by its
+ *   route template (`POST /v1/payments`) by http/metrics.ts, which knows the
+ *   /v1 templates trpc-to-openapi routes by; probes and scrapes are left out.
+ * - express (instrumentation-express): routers and route handlers; the
+ *   middleware layers are left out (a dozen per request, no information).
+ * - pg (instrumentation-pg): every statement on PostgreSQL (MikroORM uses
+ *   `pg`), only inside a trace: the dispatcher's polling does not start
+ *   traces of its own. The embedded PGlite database has no driver to
+ *   instrument: on it, traces have no database spans.
+ * - undici (instrumentation-undici, on undici's diagnostics channels): the
+ *   gateway calls and the webhook deliveries as CLIENT spans.
+ * - ioredis: the shared counters' commands, inside a trace.
+ * - by hand (trace-seam.ts): one span per gateway adapter call
+ *   (domain/gateway-calls.ts) around its HTTP calls, and each webhook
+ *   delivery attempt as the root of its own trace, linked to the request(s)
+ *   whose commit it delivers (webhooks/dispatcher.ts).
+ *
+ * The exporter is OTLP/HTTP: protobuf by default, JSON with
+ * OTEL_EXPORTER_OTLP_PROTOCOL (or OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) =
+ * http/json; the endpoint and the batch settings (OTEL_BSP_*) are read by
+ * the SDK from the environment.
+ */
+import { register } from 'node:module';
+import { installTracing, type TraceSeam } from './trace-seam';
+
+/** Paths whose requests start no trace: probes and scrapes every few seconds would bury the requests. */
+const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/metrics']);
+
+export interface TracingOptions {
+  env: NodeJS.ProcessEnv;
+  /** Told once if tracing could not start (the service then runs without it). */
+  warn(message: string): void;
+}
+
+export async function startTracing({ env, warn }: TracingOptions): Promise<boolean> {
+  try {
+    // First: the loader hook, so the modules imported from here on can be patched. It intercepts only the modules the
+    // instrumentations hook (the message channel tells it which): wrapping every module would double the start time.
+    const { createAddHookMessageChannel } = await import('import-in-the-middle');
+    const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
+    register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
+    const [api, core, sdkNode, http, express, pg, undici, ioredis] = await Promise.all([
+      import('@opentelemetry/api'),
+      import('@opentelemetry/core'),
+      import('@opentelemetry/sdk-node'),
+      import('@opentelemetry/instrumentation-http'),
+      import('@opentelemetry/instrumentation-express'),
+      import('@opentelemetry/instrumentation-pg'),
+      import('@opentelemetry/instrumentation-undici'),
+      import('@opentelemetry/instrumentation-ioredis'),
+    ]);
+    const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
+    const { OTLPTraceExporter } = protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto');
+
+    const sdk = new sdkNode.NodeSDK({
+      // OTEL_SERVICE_NAME, when set, names the service; this is the default.
+      ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: 'service-payments' }),
+      traceExporter: new OTLPTraceExporter(),
+      instrumentations: [
+        new http.HttpInstrumentation({
+          ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]!),
+        }),
+        // Routers and middleware give a span per layer passed (a dozen per request, and for every router the path went by).
+        new express.ExpressInstrumentation({ ignoreLayersType: [express.ExpressLayerType.MIDDLEWARE, express.ExpressLayerType.ROUTER] }),
+        new pg.PgInstrumentation({ requireParentSpan: true }),
+        new undici.UndiciInstrumentation(),
+        new ioredis.IORedisInstrumentation({ requireParentSpan: true }),
+      ],
+    });
+    sdk.start();
+    // The loader must know every hooked module before main.ts's imports begin.
+    await waitForAllMessagesAcknowledged();
+
+    const tracer = api.trace.getTracer('service-payments');
+    const runIn = async <T>(span: import('@opentelemetry/api').Span, work: () => Promise<T>): Promise<T> => {
+      try {
+        return await work();
+      } catch (error) {
+        span.setStatus({ code: api.SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'failed' });
+        throw error;
+      } finally {
+        span.end();
+      }
+    };
+    const seam: TraceSeam = {
+      activeIds() {
+        const context = api.trace.getActiveSpan()?.spanContext();
+        return context && api.isSpanContextValid(context) ? { traceId: context.traceId, spanId: context.spanId } : undefined;
+      },
+      nameRequest(route) {
+        // The HTTP instrumentation names its server span from this route when the response closes (http.route too).
+        const metadata = core.getRPCMetadata(api.context.active());
+        if (metadata?.type === core.RPCType.HTTP) metadata.route = route;
+      },
+      inSpan(name, attributes, work) {
+        return tracer.startActiveSpan(name, { attributes }, (span) => runIn(span, work));
+      },
+      currentLink() {
+        const context = api.trace.getActiveSpan()?.spanContext();
+        return context && api.isSpanContextValid(context) ? context : null;
+      },
+      inLinkedRoot(name, attributes, links, work) {
+        const options = { root: true, kind: api.SpanKind.CONSUMER, attributes, links: links.map((link) => ({ context: link as import('@opentelemetry/api').SpanContext })) };
+        return tracer.startActiveSpan(name, options, api.ROOT_CONTEXT, (span) => runIn(span, work));
+      },
+      shutdown: () => sdk.shutdown(),
+    };
+    installTracing(seam);
+    return true;
+  } catch (error) {
+    warn(`tracing could not start, the service runs without it: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+}
