@@ -26,6 +26,8 @@ let world: SandboxedService;
 beforeAll(async () => {
   world = await startSandboxedService();
   ({ service, tenant, sandbox, contract } = world);
+  // This file syncs more than 10 times a minute with its key; the limit itself is tested with keys of their own.
+  await service.admin.apiKeys.setRateLimits({ apiKeyId: tenant.apiKeyId, limits: { payments_sync: 1000 } });
 });
 afterAll(() => world?.stop());
 
@@ -85,6 +87,22 @@ describe('subscription.created carries the confirmed state', () => {
       expect(synced.body).toMatchObject({ status: 'active', gatewayRef: subscriptionRef, checkoutUrl: created.checkoutUrl });
       const all = await events(created.id);
       expect(all).toEqual([{ type: 'subscription.created', data: expect.objectContaining({ status: 'active', gatewayRef: subscriptionRef }) }]);
+    } finally {
+      await lost.restore();
+    }
+  });
+
+  it('a checkout completed in the moment of its cancel, its notification lost: sync cancels the gateway subscription that appeared', async () => {
+    const created = (await create({ gateway: { gateway_c: { planId: 'plan_monthly_basic' } } })).body;
+    await sandbox.sims.gateway_c.raceNextDeactivation(created.gatewayRef);
+    const lost = loseWebhooks('gateway_c');
+    try {
+      expect((await cancel(created.id)).body).toMatchObject({ status: 'canceled', gatewayRef: created.gatewayRef });
+      const synced = (await sync(created.id)).body;
+      expect(synced).toMatchObject({ status: 'canceled', gatewayRef: expect.stringMatching(/^sub_/), nextBillingAt: null });
+      // Canceled at the gateway: it can never charge the customer.
+      await expect(sandbox.sims.gateway_c.renewSubscription(synced.gatewayRef)).rejects.toThrow();
+      expect(await eventTypes(created.id)).toEqual(['subscription.canceled']);
     } finally {
       await lost.restore();
     }
@@ -250,5 +268,13 @@ describe('POST /v1/subscriptions/{id}/sync', () => {
     const paymentSync = await call(service.url, 'POST', '/v1/payments/pay_000000000000000000000000/sync', { key: own.apiKey });
     expect(paymentSync.status).toBe(404);
     expect(paymentSync.headers.get('x-ratelimit-remaining')).toBe('9');
+
+    // A key's own payment sync limit is its subscription sync limit too.
+    const limited = await createTenant(service);
+    await service.admin.apiKeys.setRateLimits({ apiKeyId: limited.apiKeyId, limits: { payments_sync: 2 } });
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await reply(limited.apiKey));
+    expect(answers.map((a) => a.status)).toEqual([404, 404, 429]);
+    expect(answers[0]!.headers.get('x-ratelimit-limit')).toBe('2');
   });
 });
