@@ -105,6 +105,27 @@ const EnvSchema = z
     WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
     /** How long a claimed delivery belongs to one node; after it, an interrupted attempt is made again. */
     WEBHOOK_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
+    /** Run background reconciliation in this process (false: another node reads unfinished resources from their gateways). */
+    RECONCILIATION: boolFromEnv.default(true),
+    /**
+     * When an unfinished payment or subscription is read back from its gateway: the delay after its creation, then
+     * after each read, the last one repeating (durations such as `500ms`, `30s`, `5m`, `1h`).
+     */
+    RECONCILIATION_SCHEDULE: z
+      .string()
+      .default('1m,5m,30m,1h')
+      .transform((text, ctx) => {
+        const delays = text.split(',').map((part) => durationMs(part.trim()));
+        if (delays.length === 0 || delays.some((ms) => ms === null || ms < 100 || ms > 7 * 86_400_000)) {
+          ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of durations between 100ms and 7d, such as 1m,5m,30m,1h' });
+          return z.NEVER;
+        }
+        return delays as number[];
+      }),
+    /** How often reconciliation looks for what is due. */
+    RECONCILIATION_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
+    /** Reconciliation reads per second per gateway, for all nodes together when REDIS_URL is set (else per node). */
+    RECONCILIATION_RATE_PER_GATEWAY: z.coerce.number().int().min(1).max(1_000).default(5),
     /**
      * A second listener serving only `GET /metrics`, without credentials, for Prometheus (bind it where only Prometheus
      * reaches: METRICS_HOST). Unset: no such listener; /metrics stays on PORT behind the admin token.
@@ -148,6 +169,14 @@ const EnvSchema = z
 
 export type Env = z.infer<typeof EnvSchema>;
 
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `500ms`, `30s`, `5m`, `1h`, `2d` in milliseconds; null when not such a duration. */
+function durationMs(text: string): number | null {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text);
+  return match ? Number(match[1]) * DURATION_UNITS_MS[match[2]!]! : null;
+}
+
 export interface Config {
   env: Env['NODE_ENV'];
   host: string;
@@ -181,6 +210,8 @@ export interface Config {
     payments_cancel: number;
     default: number;
   };
+  /** Background reconciliation (server/domain/reconciliation). */
+  reconciliation: { enabled: boolean; scheduleMs: number[]; pollIntervalMs: number; ratePerGatewayPerSecond: number };
   /** Outbound webhooks (server/webhooks). */
   webhooks: { allowLocalUrls: boolean; timeoutMs: number; dispatcher: boolean; pollIntervalMs: number; leaseMs: number };
   /** The credential-free /metrics listener (METRICS_PORT, METRICS_HOST); null: /metrics only on PORT, behind the admin token. */
@@ -232,6 +263,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       dispatcher: env.WEBHOOK_DISPATCHER,
       pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
       leaseMs: env.WEBHOOK_LEASE_MS,
+    },
+    reconciliation: {
+      enabled: env.RECONCILIATION,
+      scheduleMs: env.RECONCILIATION_SCHEDULE,
+      pollIntervalMs: env.RECONCILIATION_POLL_INTERVAL_MS,
+      ratePerGatewayPerSecond: env.RECONCILIATION_RATE_PER_GATEWAY,
     },
     metricsListener: env.METRICS_PORT === undefined ? null : { host: env.METRICS_HOST ?? env.HOST, port: env.METRICS_PORT },
   };

@@ -25,6 +25,7 @@ import type { Services } from '../services';
 import { GatewayDirectory } from '../domain/routing';
 import { SecretBox } from '../domain/secret-box';
 import { WebhookDispatcher } from '../webhooks/dispatcher';
+import { Reconciler } from '../domain/reconciliation/reconciler';
 import { guardedConnector } from '../outbound/guarded-agent';
 import type { HostResolver } from '../outbound/resolver';
 import { gatewayUrlPolicy } from '../outbound/url-guard';
@@ -40,6 +41,8 @@ export interface RunningService {
   metricsUrl: string | null;
   services: Services;
   adminToken: string;
+  /** This node's background reconciliation; null with RECONCILIATION=false. */
+  reconciler: Reconciler | null;
   /** Stops accepting connections, lets in-flight requests finish (up to the shutdown timeout), closes the stores. */
   close(): Promise<void>;
 }
@@ -86,6 +89,8 @@ export async function startService(config: Config, log: Logger, options: { now?:
   // The dispatcher replaces the no-op outbox; without it (WEBHOOK_DISPATCHER=false) another instance delivers.
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(services) : null;
   if (dispatcher) services.outbox = dispatcher;
+  // Without it (RECONCILIATION=false) another node reads unfinished resources back from their gateways.
+  const reconciler = config.reconciliation.enabled ? new Reconciler(services) : null;
   const adminToken = config.adminToken ?? localAdminToken(config.dataDir);
 
   /** Set once close() begins: the node is draining. */
@@ -137,6 +142,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
   }
   if (!config.publicBaseUrl) publicUrl = `http://${host}:${port}`;
   dispatcher?.start();
+  reconciler?.start();
 
   const close = () =>
     (closing ??= (async () => {
@@ -147,6 +153,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
       clearTimeout(deadline);
       unregisterOutboxLag();
       await new Promise<void>((resolve) => (metrics ? metrics.close(() => resolve()) : resolve()));
+      await reconciler?.stop();
       await dispatcher?.stop();
       await webhooks.close();
       await gateways.close();
@@ -160,5 +167,5 @@ export async function startService(config: Config, log: Logger, options: { now?:
       await tracing.shutdown().catch((error: unknown) => log.warn({ err: error }, 'could not send the last traces'));
     })());
 
-  return { url: `http://${host}:${port}`, metricsUrl, services, adminToken, close };
+  return { url: `http://${host}:${port}`, metricsUrl, services, adminToken, reconciler, close };
 }

@@ -117,7 +117,8 @@ export async function startServiceBehindWire(): Promise<{ service: TestService; 
   const url = new URL(database.config.url);
   const wire = await startWireCounter({ host: url.hostname, port: Number(url.port || 5432) });
   url.host = wire.address;
-  const service = await startTestService({ database: { config: { kind: 'postgresql', url: url.toString() }, drop: async () => {} } });
+  // No background reconciliation here: its reads would land among the round trips a test counts.
+  const service = await startTestService({ database: { config: { kind: 'postgresql', url: url.toString() }, drop: async () => {} }, env: { RECONCILIATION: 'false' } });
   return {
     service,
     wire,

@@ -28,6 +28,11 @@ export function paymentSnapshotChange(log: Logger, snapshot: PaymentSnapshot, re
   };
 }
 
-/** Applies what a gateway answered to a read made now (sync, reconciliation, cancel) to a stored payment, under its row lock. */
-export const applyPaymentSnapshot = (em: EntityManager, services: Pick<Services, 'outbox' | 'log' | 'now'>, paymentId: string, snapshot: PaymentSnapshot): Promise<Payment> =>
-  applyLocked(em, services, Payment, paymentId, paymentSnapshotChange(services.log, snapshot, { present: true, readAt: services.now() }));
+/**
+ * Applies what a gateway answered to a read (sync, reconciliation, cancel) to
+ * a stored payment, under its row lock. `readAt` is when the call began: the
+ * answer is the gateway's state somewhere during the call, so a webhook sent
+ * meanwhile is not taken for older than it.
+ */
+export const applyPaymentSnapshot = (em: EntityManager, services: Pick<Services, 'outbox' | 'log'>, paymentId: string, snapshot: PaymentSnapshot, readAt: Date): Promise<Payment> =>
+  applyLocked(em, services, Payment, paymentId, paymentSnapshotChange(services.log, snapshot, { present: true, readAt }));

@@ -22,8 +22,9 @@ export async function cancelPayment(context: RequestContext, id: string): Promis
   const route = await services.gateways.forExisting(em, principal.environment.id, payment.gateway);
   if (!route.adapter.capabilities.paymentCancel) throw new Refusal('not_implemented', { action: 'cancel', provider: route.gateway });
 
+  const calledAt = services.now();
   const snapshot = await route.adapter.cancelPayment(payment.gatewayRef!);
-  const updated = await applyPaymentSnapshot(em, services, payment.id, snapshot);
+  const updated = await applyPaymentSnapshot(em, services, payment.id, snapshot, calledAt);
   if (updated.status === 'canceled') return updated;
   // The gateway reports that the payment moved on meanwhile (paid, expired): answer as the cancel rules do for that status.
   assertCancelable(updated);

@@ -26,7 +26,8 @@ export type CreatePaymentRequest = z.output<typeof CreatePaymentBody>;
 
 export const CREATE_PAYMENT = raises([], RETURN_URL, BILLING_GATE, TRANSACTION_QUOTA, ROUTE_NEW, GATEWAY_REQUIREMENTS, CREATE_ONCE, GATEWAY_CALLS.createPayment);
 
-const registration = (organizationId: string): RegistrationSteps<Payment, CreatePaymentInput, PaymentSnapshot> => ({
+/** How a payment is registered at its gateway (also used by reconciliation to finish an interrupted create). */
+export const paymentRegistration = (organizationId: string): RegistrationSteps<Payment, CreatePaymentInput, PaymentSnapshot> => ({
   entity: Payment,
   byExternalId: paymentByExternalId,
   call: (adapter, request) => adapter.createPayment(request),
@@ -40,7 +41,7 @@ export async function createPayment(context: RequestContext, request: CreatePaym
   // Validating the request (400) comes before billing (402).
   assertReturnUrlAllowed(environment.kind, request.returnUrl);
   assertBillingActive(organization);
-  const steps = registration(organization.id);
+  const steps = paymentRegistration(organization.id);
   const create = { externalId: request.externalId, fingerprint: requestFingerprint(request) };
 
   const replayed = await replayExisting(context, steps, create);

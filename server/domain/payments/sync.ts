@@ -33,9 +33,10 @@ export async function syncPayment(context: RequestContext, id: string): Promise<
  */
 export async function refreshPayment(em: EntityManager, services: Services, payment: Payment): Promise<Payment> {
   const route = await services.gateways.forExisting(em, payment.environment.id, payment.gateway);
+  const readAt = services.now();
   try {
     const snapshot = await route.adapter.getPayment(payment.gatewayRef!);
-    return await applyPaymentSnapshot(em, services, payment.id, snapshot);
+    return await applyPaymentSnapshot(em, services, payment.id, snapshot, readAt);
   } catch (error) {
     if (lostByTheGateway(error)) await recordLostAtGateway(em, services, Payment, payment);
     throw error;

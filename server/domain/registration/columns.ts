@@ -59,7 +59,7 @@ export const registrationColumns = {
 type RegistrationColumns = InferEntityFromProperties<typeof registrationColumns>;
 
 /** A payment or subscription as far as its registration at a gateway is concerned. */
-export type GatewayResource = Pick<RegistrationColumns, 'environment' | 'gateway' | 'gatewayRef' | 'registrationLeaseUntil' | 'pendingRequestSealed' | 'requestHash'> & {
+export type GatewayResource = Pick<RegistrationColumns, 'environment' | 'gateway' | 'gatewayRef' | 'reconcileAt' | 'registrationLeaseUntil' | 'pendingRequestSealed' | 'requestHash'> & {
   id: string;
   readonly isRegistered: Opt<boolean>;
 };

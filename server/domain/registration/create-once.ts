@@ -24,6 +24,7 @@ import type { Services } from '../../services';
 import { raises } from '../raises';
 import { ROUTE_EXISTING } from '../routing';
 import type { GatewayResource } from './columns';
+import { firstReadAt } from '../reconciliation/schedule';
 import { commitRegistration, type CompanionInsert } from './commit';
 import { AWAIT_REGISTRATION, awaitRegistration, callGatewayForRegistration, leaseEnd, refusedByGateway } from './lease';
 
@@ -96,6 +97,7 @@ export async function insertWithLease<T extends GatewayResource, R>(context: Req
   const { em, services } = context;
   resource.pendingRequestSealed = services.secrets.sealJson(request);
   resource.registrationLeaseUntil = leaseEnd(services);
+  resource.reconcileAt = firstReadAt(services.now(), services.config.reconciliation.scheduleMs);
   const table = tableOf(em, entity as EntityClass<object>);
   const row = newRowColumns(em, resource);
   const inserted = await em.execute<unknown[]>(

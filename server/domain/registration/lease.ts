@@ -44,15 +44,20 @@ export async function awaitRegistration<T extends GatewayResource>(
     const current = await fresh.findOne(entity, { id: resourceId } as never);
     if (!current) throw refusedByGateway();
     if (current.isRegistered) return current;
-    const taken = await fresh.nativeUpdate(
-      entity,
-      { id: current.id, gatewayRef: null, $or: [{ registrationLeaseUntil: null }, { registrationLeaseUntil: { $lt: services.now() } }] } as never,
-      { registrationLeaseUntil: leaseEnd(services) } as never,
-    );
-    if (taken === 1) return register(fresh, current);
+    if (await takeLapsedLease(fresh, services, entity, current.id)) return register(fresh, current);
     if (Date.now() > deadline) throw new Refusal('gateway_error', { provider: current.gateway });
     await sleep(POLL_MS);
   }
+}
+
+/** Takes the registration lease of a resource not registered yet when nobody holds it (a conditional UPDATE: one taker on any node). */
+export async function takeLapsedLease<T extends GatewayResource>(em: EntityManager, services: Services, entity: EntityClass<T>, resourceId: string): Promise<boolean> {
+  const taken = await em.nativeUpdate(
+    entity,
+    { id: resourceId, gatewayRef: null, $or: [{ registrationLeaseUntil: null }, { registrationLeaseUntil: { $lt: services.now() } }] } as never,
+    { registrationLeaseUntil: leaseEnd(services) } as never,
+  );
+  return taken === 1;
 }
 
 /**

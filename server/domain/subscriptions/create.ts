@@ -25,7 +25,8 @@ export type CreateSubscriptionRequest = z.output<typeof CreateSubscriptionBody>;
 
 export const CREATE_SUBSCRIPTION = raises([], RETURN_URL, BILLING_GATE, ROUTE_NEW, GATEWAY_REQUIREMENTS, GATEWAY_CALLS.getPlan, CREATE_ONCE, GATEWAY_CALLS.createSubscription);
 
-const STEPS: RegistrationSteps<Subscription, CreateSubscriptionInput, SubscriptionSnapshot> = {
+/** How a subscription is registered at its gateway (also used by reconciliation to finish an interrupted create). */
+export const STEPS: RegistrationSteps<Subscription, CreateSubscriptionInput, SubscriptionSnapshot> = {
   entity: Subscription,
   byExternalId: subscriptionByExternalId,
   call: (adapter, request) => adapter.createSubscription(request),

@@ -54,6 +54,8 @@ export interface GatewaySimulator extends Async<SimulatorActions> {
   clearFaults(): void;
   stats(): SimulatorStats;
   setWebhookUrl(url: string | null): void;
+  /** Off: webhooks are recorded but never sent, as notifications a real gateway lost (replay still sends them). */
+  setWebhooksEnabled(enabled: boolean): void;
   webhookLog(): readonly WebhookDelivery[];
   replayWebhooks(options?: { last?: number; reverse?: boolean }): Promise<WebhookDelivery[]>;
   /** Resolves once every webhook queued so far (also by API calls) has been attempted. */
@@ -72,6 +74,7 @@ export interface SimulatorOptions<Credentials> {
 const payBody = z.object({ card: z.object({ brand: z.string().min(1), last4: z.string().regex(/^\d{4}$/) }).optional() });
 const statusBody = z.object({ status: z.string().min(1) });
 const faultBody = z.object({ operation: z.enum(SIM_OPERATIONS), fault: faultSchema, times: z.number().int().min(1).optional() });
+const enabledBody = z.object({ enabled: z.boolean() });
 const replayBody = z.object({ last: z.number().int().min(0).optional(), reverse: z.boolean().optional() });
 const urlBody = z.object({ url: z.url().nullable() });
 const completeBody = z.object({ racingDeactivation: z.boolean().optional() });
@@ -117,6 +120,7 @@ export function controlRoutes(handle: () => GatewaySimulator): SimRoute[] {
     { method: 'GET', pattern: '/_sim/stats', public: true, handler: () => ok(handle().stats()) },
     { method: 'GET', pattern: '/_sim/webhooks', public: true, handler: () => ok({ deliveries: handle().webhookLog() }) },
     { method: 'PUT', pattern: '/_sim/webhooks/url', public: true, handler: (req) => (handle().setWebhookUrl(parse(urlBody, req).url), ok()) },
+    { method: 'PUT', pattern: '/_sim/webhooks/enabled', public: true, handler: (req) => (handle().setWebhooksEnabled(parse(enabledBody, req).enabled), ok()) },
     action('/_sim/webhooks/replay', async (req) => ({ replayed: (await handle().replayWebhooks(parse(replayBody, req))).length })),
   ];
 }
@@ -152,6 +156,7 @@ export function buildHandle(
     clearFaults: () => server.faults.clear(),
     stats: () => ({ created: created(), calls: { ...server.calls } }),
     setWebhookUrl: (url) => webhooks.setUrl(url),
+    setWebhooksEnabled: (enabled) => webhooks.setEnabled(enabled),
     webhookLog: () => webhooks.deliveries(),
     replayWebhooks: (options) => webhooks.replay(options),
     flushWebhooks: () => webhooks.idle(),

@@ -26,6 +26,7 @@ const DELIVERY_TIMEOUT_MS = 5_000;
 export class WebhookDispatcher {
   private readonly log: WebhookDelivery[] = [];
   private chain: Promise<void> = Promise.resolve();
+  private enabled = true;
 
   constructor(
     private url: string | null,
@@ -34,6 +35,11 @@ export class WebhookDispatcher {
 
   setUrl(url: string | null): void {
     this.url = url;
+  }
+
+  /** Off: new webhooks are recorded and never sent (lost notifications); replay sends them on demand. */
+  setEnabled(enabled: boolean): void {
+    this.enabled = enabled;
   }
 
   /** Records and sends one webhook (after the ones already queued). */
@@ -47,7 +53,7 @@ export class WebhookDispatcher {
       attempts: [],
     };
     this.log.push(delivery);
-    this.enqueue(delivery);
+    if (this.enabled) this.enqueue(delivery);
   }
 
   deliveries(): readonly WebhookDelivery[] {

@@ -1,0 +1,173 @@
+/**
+ * Background reconciliation of one node: every unfinished payment and
+ * subscription is read back from its gateway on its schedule (schedule.ts)
+ * until it is final, so a lost notification never leaves one stuck. What a
+ * read finds is applied exactly as a sync applies it, with the same events;
+ * a create that was interrupted and never repeated is finished with its
+ * stored request and idempotency key, as a repeat of the create would.
+ *
+ * Each node runs a pass on a timer; claims in the database (claims.ts)
+ * decide who reads what, so with several nodes each due resource is still
+ * read once per step. Reads are spent from a per-gateway budget counted in
+ * the shared counter store (Redis when configured, so all nodes share one
+ * budget). Nothing here runs inside an API request.
+ */
+import type { EntityClass } from '@mikro-orm/core';
+import type { GatewayName } from '../../contract/enums';
+import { Environment, Project } from '../../db/entities';
+import type { EntityManager } from '../../db/orm';
+import type { Services } from '../../services';
+import { lostByTheGateway } from '../gateway-calls';
+import { paymentRegistration } from '../payments/create';
+import { isFinalPaymentStatus, Payment } from '../payments/payment';
+import { refreshPayment } from '../payments/sync';
+import { completeRegistration, type RegistrationSteps } from '../registration/create-once';
+import type { GatewayResource } from '../registration/columns';
+import { takeLapsedLease } from '../registration/lease';
+import { STEPS as subscriptionRegistration } from '../subscriptions/create';
+import { Subscription } from '../subscriptions/subscription';
+import { refreshSubscription } from '../subscriptions/sync';
+import { claimDueReads, finishRead, releaseRead, type DueRead } from './claims';
+import { nextReadAt } from './schedule';
+
+/** Claimed at once per kind and pass; a pass continues while there is more due. */
+const BATCH = 50;
+/** A claimed read belongs to its node this long: the gateway's whole timeout and some margin, twice (a registration may call it). */
+const leaseMsOf = (services: Services) => services.config.gatewayTimeouts.totalMs * 2 + 10_000;
+
+/** One kind of resource as reconciliation reads it. */
+interface ReconciledKind {
+  name: 'payment' | 'subscription';
+  entity: EntityClass<object>;
+  /** Reads the resource from its gateway (or finishes its registration); answers what the next read needs to know. */
+  read(em: EntityManager, services: Services, id: string): Promise<{ final: boolean; pixExpiresAt: Date | null } | null>;
+}
+
+async function organizationOf(em: EntityManager, environmentId: string): Promise<string> {
+  const environment = await em.findOneOrFail(Environment, environmentId);
+  const project = await em.findOneOrFail(Project, environment.project.id);
+  return project.organization.id;
+}
+
+/** Finishes an interrupted create when nobody else is registering it; false when someone is (or it vanished). */
+async function finishRegistration<T extends GatewayResource>(em: EntityManager, services: Services, steps: RegistrationSteps<T, never, never>, resource: T): Promise<boolean> {
+  if (!(await takeLapsedLease(em, services, steps.entity, (resource as unknown as { id: string }).id))) return false;
+  await completeRegistration(em, services, steps, resource);
+  return true;
+}
+
+const PAYMENTS: ReconciledKind = {
+  name: 'payment',
+  entity: Payment,
+  async read(em, services, id) {
+    let payment = await em.findOne(Payment, { id });
+    if (!payment) return null;
+    if (!payment.gatewayRef) {
+      const steps = paymentRegistration(await organizationOf(em, payment.environment.id));
+      await finishRegistration(em, services, steps as RegistrationSteps<Payment, never, never>, payment);
+      payment = await em.fork().findOne(Payment, { id });
+      if (!payment) return null;
+    } else {
+      payment = await refreshPayment(em, services, payment);
+    }
+    return { final: isFinalPaymentStatus(payment.status), pixExpiresAt: payment.method === 'pix' ? (payment.expiresAt ?? null) : null };
+  },
+};
+
+const SUBSCRIPTIONS: ReconciledKind = {
+  name: 'subscription',
+  entity: Subscription,
+  async read(em, services, id) {
+    let subscription = await em.findOne(Subscription, { id });
+    if (!subscription) return null;
+    if (!subscription.gatewayRef) {
+      await finishRegistration(em, services, subscriptionRegistration as RegistrationSteps<Subscription, never, never>, subscription);
+      subscription = await em.fork().findOne(Subscription, { id });
+      if (!subscription) return null;
+    } else {
+      subscription = await refreshSubscription(em, services, id);
+    }
+    return { final: subscription.status === 'canceled', pixExpiresAt: null };
+  },
+};
+
+export const RECONCILED_KINDS: readonly ReconciledKind[] = [PAYMENTS, SUBSCRIPTIONS];
+
+export class Reconciler {
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly services: Services) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.pass(), this.services.config.reconciliation.pollIntervalMs);
+    this.timer.unref();
+    void this.pass();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One pass over everything due now; a pass still running is not started twice. Resolves when it ends. */
+  pass(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.running ??= (async () => {
+      try {
+        for (const kind of RECONCILED_KINDS) await this.readDue(kind);
+      } catch (error) {
+        if (!this.stopped) this.services.log.error({ err: error }, 'reconciliation pass failed; the next pass retries');
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  private async readDue(kind: ReconciledKind): Promise<void> {
+    const { services } = this;
+    const spent = new Set<GatewayName>();
+    for (;;) {
+      if (this.stopped) return;
+      const claims = await claimDueReads(services.db.fork(), kind.entity, services.now(), BATCH, leaseMsOf(services));
+      for (const claim of claims) {
+        if (this.stopped || spent.has(claim.gateway) || !(await this.withinBudget(claim.gateway))) {
+          spent.add(claim.gateway);
+          await releaseRead(services.db.fork(), kind.entity, claim.id);
+          continue;
+        }
+        await this.readOne(kind, claim);
+      }
+      if (claims.length < BATCH || spent.size > 0) return;
+    }
+  }
+
+  /** One read from the gateway's budget (per minute, shared by all nodes through the counter store). */
+  private async withinBudget(gateway: GatewayName): Promise<boolean> {
+    const perMinute = this.services.config.reconciliation.ratePerGatewayPerSecond * 60;
+    // The rate limiter's windows are keyed by an API key id; this key names the gateway's budget instead, and no key id looks like it.
+    const decision = await this.services.rateLimiter.consume('default', `reconciliation:${gateway}`, perMinute);
+    return decision.allowed;
+  }
+
+  private async readOne(kind: ReconciledKind, claim: DueRead): Promise<void> {
+    const { services } = this;
+    const { scheduleMs } = services.config.reconciliation;
+    const startedAt = services.now();
+    let found: Awaited<ReturnType<ReconciledKind['read']>> = null;
+    try {
+      found = await kind.read(services.db.fork(), services, claim.id);
+      if (!found) return;
+    } catch (error) {
+      // A lost resource was recorded by the read itself (warn, off the schedule); anything else is tried again at the next step.
+      if (!lostByTheGateway(error)) {
+        services.log.warn({ err: error, [`${kind.name}Id`]: claim.id, gateway: claim.gateway }, `reconciliation could not read the ${kind.name}; it is read again at its next step`);
+      }
+    }
+    const next = found?.final ? null : nextReadAt(startedAt, claim.reads + 1, scheduleMs, found?.pixExpiresAt ?? null);
+    await finishRead(services.db.fork(), kind.entity, claim.id, services.now(), next);
+  }
+}
