@@ -138,6 +138,8 @@ describe('subscriptions', () => {
     expect((await client.subscriptions.create(body)).id).toBe(created.id);
     expect(await client.subscriptions.get(created.id)).toEqual(created);
     expect((await client.subscriptions.getByExternalId(body.externalId)).id).toBe(created.id);
+    // Nothing new at the gateway: sync answers the same subscription.
+    expect(await client.subscriptions.sync(created.id)).toMatchObject({ id: created.id, status: 'trialing', gatewayRef: created.gatewayRef, updatedAt: expect.any(String) });
 
     const atEnd = await client.subscriptions.cancel(created.id, { atPeriodEnd: true });
     expect(atEnd).toMatchObject({ status: 'trialing', cancelAtPeriodEnd: true });
