@@ -146,6 +146,14 @@ describe('a cancel that took effect bills nothing more: nextBillingAt is null', 
     await sandbox.sims.gateway_c.setSubscriptionStatus(subscriptionRef, 'canceled');
     expect((await get(created.id)).body).toMatchObject({ status: 'canceled', nextBillingAt: null });
   });
+
+  it('a subscription canceled before this rule existed reads without its stale date too', async () => {
+    await sandbox.route('SUBSCRIPTION', 'gateway_a');
+    const created = (await create()).body;
+    await cancel(created.id);
+    await service.services.db.fork().nativeUpdate(Subscription, { id: created.id }, { nextBillingAt: new Date(Date.now() + 30 * 86_400_000) });
+    expect((await get(created.id)).body).toMatchObject({ status: 'canceled', nextBillingAt: null });
+  });
 });
 
 describe('POST /v1/subscriptions/{id}/sync', () => {

@@ -15,7 +15,8 @@ export function subscriptionBody(subscription: Subscription): z.infer<typeof Sub
     interval: subscription.interval,
     trialDays: subscription.trialDays,
     trialEndsAt: subscription.trialEndsAt?.toISOString() ?? null,
-    nextBillingAt: subscription.nextBillingAt?.toISOString() ?? null,
+    // The aggregate clears it when a cancel takes effect; rows canceled before it did may still hold a date.
+    nextBillingAt: subscription.status === 'canceled' ? null : (subscription.nextBillingAt?.toISOString() ?? null),
     cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
     canceledAt: subscription.canceledAt?.toISOString() ?? null,
     externalId: subscription.externalId,
