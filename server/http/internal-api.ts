@@ -95,7 +95,8 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
 
   return async (req, res, next) => {
     const header = req.headers.authorization;
-    if (presentsApiKey(header)) {
+    // The admin token is compared first, so whatever an operator chose as ADMIN_TOKEN keeps working as before.
+    if (header !== undefined && !tokenMatches(header) && presentsApiKey(header)) {
       try {
         const refusal = await sandboxKeyCaller(services, req, res);
         if (refusal) return send(res, refusal);

@@ -108,8 +108,10 @@ export function webhookListenStream(services: Services, adminToken: string): Req
   return async (req: Request, res: Response) => {
     const authorization = req.headers.authorization;
     // Two credentials: the platform's admin token (any sandbox), or a merchant's sandbox API key (its own environment).
-    const withKey = presentsApiKey(authorization);
-    if (!withKey && !tokenMatches(authorization)) return sendOperatorAnswer(res, answer('unauthorized'));
+    // The token is compared first, so whatever an operator chose as ADMIN_TOKEN keeps working as before.
+    const asOperator = tokenMatches(authorization);
+    const withKey = !asOperator && presentsApiKey(authorization);
+    if (!asOperator && !withKey) return sendOperatorAnswer(res, answer('unauthorized'));
     // A shutting-down service stops listening at once: streams end then, or they would hold the shutdown until its timeout.
     const server = (req.socket as { server?: Server }).server;
     if (!(server?.listening ?? true)) {
