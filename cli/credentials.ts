@@ -26,16 +26,20 @@ export const API_KEY_OPTION_HELP = 'a sandbox API key (sk_test_…) instead of t
 
 export function devCredential(given: { token?: string; apiKey?: string }, env: NodeJS.ProcessEnv): DevCredential {
   if (given.apiKey && given.token) throw new CliError('usage', 'pass --api-key or --token, not both.');
-  const apiKey = given.apiKey || (given.token ? undefined : env.PAYMENTS_API_KEY?.trim());
-  if (apiKey) return { kind: 'apiKey', bearer: sandboxKey(apiKey) };
+  if (given.apiKey) return { kind: 'apiKey', bearer: sandboxKey(given.apiKey, '--api-key') };
+  const fromEnv = given.token ? undefined : env.PAYMENTS_API_KEY?.trim();
+  if (fromEnv) return { kind: 'apiKey', bearer: sandboxKey(fromEnv, 'PAYMENTS_API_KEY') };
   return { kind: 'admin', bearer: findAdminToken(given.token, env) };
 }
 
-function sandboxKey(key: string): string {
+/** The key, if it is a sandbox one; the messages name where it came from, never the key. */
+function sandboxKey(key: string, from: '--api-key' | 'PAYMENTS_API_KEY'): string {
+  // The variable is also what merchants' applications read their key from: an operator's shell may hold a live one.
+  const otherwise = from === 'PAYMENTS_API_KEY' ? ' (or pass --token to use the admin token)' : '';
   if (key.startsWith('sk_live_')) {
-    throw new CliError('unauthorized', 'that is a production API key (sk_live_…); webhook listen and trigger take a sandbox key (sk_test_…) only.');
+    throw new CliError('unauthorized', `${from} holds a production API key (sk_live_…); webhook listen and trigger take a sandbox key (sk_test_…) only${otherwise}.`);
   }
-  if (!key.startsWith('sk_test_')) throw new CliError('usage', 'expected a sandbox API key (sk_test_…) in --api-key or PAYMENTS_API_KEY.');
+  if (!key.startsWith('sk_test_')) throw new CliError('usage', `${from} does not hold a sandbox API key (sk_test_…)${otherwise}.`);
   return key;
 }
 
