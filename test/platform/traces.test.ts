@@ -99,9 +99,10 @@ describe('traces with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     otlp = await startOtlpReceiver();
     receiver = await startReceiver();
     dataDir = mkdtempSync(join(tmpdir(), 'payments-traces-'));
-    // On PostgreSQL the service gets a fresh database of its own, and the demo tenant on it.
+    // On PostgreSQL the service gets a fresh database of its own, the demo tenant on it, and Redis (its own key prefix) when there is one.
     database = onPostgres ? await createTestDatabase() : null;
-    const storage: Record<string, string> = database?.config.kind === 'postgresql' ? { DATABASE_URL: database.config.url, SEED_DEMO: 'true' } : {};
+    const redis = process.env.REDIS_URL && database ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `test:traces:${process.pid}:` } : {};
+    const storage: Record<string, string> = database?.config.kind === 'postgresql' ? { DATABASE_URL: database.config.url, SEED_DEMO: 'true', ...redis } : {};
     child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
       cwd: root,
       env: {
@@ -192,6 +193,10 @@ describe('traces with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       // The embedded PGlite database has no driver to instrument: no statement spans there.
       expect(statements).toEqual([]);
     }
+    // With Redis, the rate limit's commands (ioredis) are part of the request's trace too.
+    const redisCommands = trace.filter((s) => s.scope === '@opentelemetry/instrumentation-ioredis');
+    if (onPostgres && process.env.REDIS_URL) expect(redisCommands.length).toBeGreaterThanOrEqual(1);
+    else expect(redisCommands).toEqual([]);
     // The exporter speaks OTLP/HTTP to the endpoint's /v1/traces.
     expect(otlp.requests.every((r) => r.path === '/v1/traces' && r.contentType === 'application/json')).toBe(true);
   });
