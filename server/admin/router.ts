@@ -10,6 +10,7 @@ import { paymentsRouter } from './payments';
 import { subscriptionsRouter } from './subscriptions';
 import { overviewRouter } from './overview';
 import { sandboxRouter } from './sandbox-payments';
+import { reconciliationRouter } from './reconciliation';
 
 /** The internal operator API (not part of /v1), served at /internal/trpc. */
 export const adminRouter = t.router({
@@ -25,6 +26,7 @@ export const adminRouter = t.router({
   subscriptions: subscriptionsRouter,
   overview: overviewRouter,
   sandbox: sandboxRouter,
+  reconciliation: reconciliationRouter,
   auth: authRouter,
   members: membersRouter,
   users: usersRouter,

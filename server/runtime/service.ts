@@ -13,6 +13,7 @@ import { ENTITIES } from '../domain/entities';
 import { createApp } from '../http/app';
 import { metricsServer } from '../http/metrics';
 import { registerOutboxLag } from '../observability/outbox-lag';
+import { registerReconciliationBacklog } from '../observability/reconciliation-backlog';
 import { tracing } from '../observability/trace-seam';
 import { answerUnparsableRequests } from '../http/edge';
 import type { Readiness } from '../http/probes';
@@ -118,6 +119,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   // Read on each scrape from this service's database; unregistered at close.
   const unregisterOutboxLag = registerOutboxLag(db);
+  const unregisterReconciliationBacklog = registerReconciliationBacklog(db, services.now);
   let metrics: Server | null = null;
   let metricsUrl: string | null = null;
   if (config.metricsListener) {
@@ -128,6 +130,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
       await once(listener, 'listening');
     } catch (error) {
       unregisterOutboxLag();
+      unregisterReconciliationBacklog();
       server.close();
       await webhooks.close();
       await rateLimiter.close();
@@ -152,6 +155,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
       await drained;
       clearTimeout(deadline);
       unregisterOutboxLag();
+      unregisterReconciliationBacklog();
       await new Promise<void>((resolve) => (metrics ? metrics.close(() => resolve()) : resolve()));
       await reconciler?.stop();
       await dispatcher?.stop();

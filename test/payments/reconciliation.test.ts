@@ -138,6 +138,17 @@ describe('reconciliation and the gateway as the truth', () => {
     expect(stored.gatewayMissingAt).toBeInstanceOf(Date);
     expect(stored.reconcileAt).toBeNull();
     expect(world.service.logs().split('\n').filter((line) => line.includes(created.body.id) && line.includes('no longer knows'))).toHaveLength(1);
+
+    // Operators see it, first of the list, and what is still waiting for a read; Prometheus sees the count.
+    const waiting = await api('POST', '/v1/payments', validPayment({ method: 'pix' }));
+    const status = await world.service.admin.reconciliation.status({ environmentId: world.tenant.environmentId });
+    expect(status.items[0]).toMatchObject({ kind: 'payment', id: created.body.id, gatewayRef: 'pi_unknown_at_the_gateway', nextReadAt: null, lostAt: expect.any(String) });
+    expect(status.lost).toBe(1);
+    expect(status.scheduled).toBeGreaterThanOrEqual(1);
+    expect(status.items.find((item) => item.id === waiting.body.id)).toMatchObject({ status: 'pending', lastReadAt: null, reads: 0, nextReadAt: expect.any(String) });
+    const scrape = await call(world.service.url, 'GET', '/metrics', { headers: { authorization: `Bearer ${world.service.adminToken}` } });
+    expect(scrape.text).toMatch(/^reconciliation_lost_resources 1$/m);
+    expect(scrape.text).toMatch(/^reconciliation_overdue_resources \d+$/m);
   });
 
   it('a create that failed before the gateway made anything: the retry does the work and is no replay', async () => {
