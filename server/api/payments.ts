@@ -22,8 +22,11 @@ export const createPaymentProcedure = authedProcedure
       summary: 'Create a Pix or card payment',
       description:
         'Idempotent by `externalId` per environment: repeating a create with the same `externalId` answers 201 with the existing payment, unchanged, and creates nothing at the gateway; such an answer carries `Idempotent-Replayed: true`, and a different payload under a repeated `externalId` is logged, not applied. ' +
-        'After a 502 the outcome at the gateway is unknown: repeat the same request (same `externalId`) and it completes with what the gateway actually did, never charging twice. ' +
-        'Emits `payment.created`; a Pix that comes back with its code is `pending` at once and also emits `payment.pending`.',
+        'After a 502 the outcome at the gateway is unknown: repeat the same request (same `externalId`) and it completes with what the gateway actually did, never charging twice; when that repeat is the request that completed the registration at the gateway, it is not a replay (no `Idempotent-Replayed`). ' +
+        'A create nobody repeats is completed in the background within minutes (the first reconciliation read). ' +
+        'Emits `payment.created`; a Pix that comes back with its code is `pending` at once and also emits `payment.pending`. A Pix whose code the gateway has not handed over yet stays `created`; ' +
+        '`payment.pending` is sent when the code arrives (sync or reconciliation). ' +
+        'Every unfinished payment is read back from its gateway in the background (by default 1 min after creation, then 5 min, 30 min and hourly, and just after a Pix expires) until it is final, so a lost gateway notification never leaves it stuck; what a read finds is applied as a sync would, with the same events.',
       protect: true,
     },
     successStatus: 201,
@@ -84,7 +87,12 @@ export const syncPaymentProcedure = authedProcedure
       path: '/v1/payments/{id}/sync',
       tags: ['payments'],
       summary: 'Refresh a payment from its gateway',
-      description: 'No request body. Queries the gateway now, updates the stored status and sends the event if the status changed (`processing` sends none). Also recovers a Pix code that was missing after creation.',
+      description:
+        'No request body. Queries the gateway now and applies its answer as the gateway\'s present truth: among unfinished statuses it moves in any direction (a card the gateway moved from `processing` back to awaiting payment becomes `pending` again and can be canceled); ' +
+        'a final status stays final, except that a payment the gateway reports paid after it had expired, been canceled or failed becomes `paid` (money received is never dropped; it is logged for operators as a late payment). ' +
+        'Sends the event of the new status when it changed (`processing` sends none). Also recovers a Pix code that was missing after creation (then `payment.pending`). ' +
+        '409 `missing_gateway_ref` when the payment was never registered at its gateway (repeat the create), and also when the gateway answers that it no longer knows it: retrying will not help, and operators see it listed. ' +
+        'Inbound gateway notifications are placed by the gateway\'s own event time: one older than what a sync already applied changes nothing.',
       protect: true,
     },
     rateLimit: 'payments_sync',
