@@ -42,6 +42,12 @@ import { installTracing, type TraceSeam } from './trace-seam';
 /** Paths whose requests start no trace: probes and scrapes every few seconds would bury the requests. */
 const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/metrics']);
 
+/**
+ * Query strings stay out of spans, as they stay out of the request log: a merchant's webhook URL may carry a secret
+ * (`?token=…`), an operator's query personal data. What replaces them says that there was one.
+ */
+const REDACTED = 'REDACTED';
+
 export interface TracingOptions {
   env: NodeJS.ProcessEnv;
   /** Told once if tracing could not start (the service then runs without it). */
@@ -75,11 +81,17 @@ export async function startTracing({ env, warn }: TracingOptions): Promise<boole
       instrumentations: [
         new http.HttpInstrumentation({
           ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]!),
+          startIncomingSpanHook: (req) => ((req.url ?? '').includes('?') ? { 'url.query': REDACTED } : {}),
         }),
         // Routers and middleware give a span per layer passed (a dozen per request, and for every router the path went by).
         new express.ExpressInstrumentation({ ignoreLayersType: [express.ExpressLayerType.MIDDLEWARE, express.ExpressLayerType.ROUTER] }),
         new pg.PgInstrumentation({ requireParentSpan: true }),
-        new undici.UndiciInstrumentation(),
+        new undici.UndiciInstrumentation({
+          startSpanHook: (request) => {
+            const at = request.path.indexOf('?');
+            return at < 0 ? {} : { 'url.full': `${String(request.origin).replace(/\/$/, '')}${request.path.slice(0, at)}?${REDACTED}`, 'url.query': `?${REDACTED}` };
+          },
+        }),
         new ioredis.IORedisInstrumentation({ requireParentSpan: true }),
       ],
     });

@@ -101,7 +101,7 @@ describe('traces with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'payments-traces-'));
     // On PostgreSQL the service gets a fresh database of its own, the demo tenant on it, and Redis (its own key prefix) when there is one.
     database = onPostgres ? await createTestDatabase() : null;
-    const redis = process.env.REDIS_URL && database ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `test:traces:${process.pid}:` } : {};
+    const redis: Record<string, string> = process.env.REDIS_URL && database ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `test:traces:${process.pid}:` } : {};
     const storage: Record<string, string> = database?.config.kind === 'postgresql' ? { DATABASE_URL: database.config.url, SEED_DEMO: 'true', ...redis } : {};
     child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
       cwd: root,
@@ -147,7 +147,8 @@ describe('traces with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   it('one POST /v1/payments is one trace: its HTTP span, the gateway call and its HTTP request, the statements on PostgreSQL; its log line names it', async () => {
     const auth = await call(url, 'GET', '/v1/auth/test', { key: apiKey });
     const endpoint = await call(url, 'POST', '/internal/trpc/webhooks.createEndpoint', {
-      body: { environmentId: auth.body.environment.id, url: receiver.url('/hooks') },
+      // A secret in the endpoint's query string, as merchants do: it must never reach a span.
+      body: { environmentId: auth.body.environment.id, url: receiver.url('/hooks?token=whsec-in-url-s3cret') },
       headers: { authorization: `Bearer ${adminToken}` },
     });
     expect(endpoint.status).toBe(200);
@@ -229,8 +230,18 @@ describe('traces with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       10_000,
       'the delivery POST span',
     );
-    expect(String(post.attributes['url.full'])).toBe(receiver.url('/hooks'));
+    expect(String(post.attributes['url.full'])).toBe(`${receiver.url('/hooks')}?REDACTED`);
     expect(post.attributes['http.response.status_code']).toBe(200);
+  });
+
+  it('keeps query strings out of every span: a secret in a webhook URL, personal data in a lookup', async () => {
+    const lookup = await call(url, 'GET', '/v1/subscriptions?externalId=private-order-s3cret', { key: apiKey });
+    expect([200, 404]).toContain(lookup.status);
+    const span = await eventually(async () => otlp.spans.find((s) => s.kind === SERVER && s.name === 'GET /v1/subscriptions'), 10_000, 'the lookup span');
+    expect(span.attributes['url.query']).toBe('REDACTED');
+    await receiver.waitFor(1, 15_000);
+    await eventually(async () => otlp.spans.find((s) => s.name === 'webhook delivery'), 10_000, 'a delivery span');
+    expect(JSON.stringify(otlp.spans)).not.toMatch(/s3cret/);
   });
 
   it('leaves probes and scrapes out of the traces', async () => {
