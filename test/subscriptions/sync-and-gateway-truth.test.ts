@@ -241,6 +241,22 @@ describe('POST /v1/subscriptions/{id}/sync', () => {
     expect(stored).toMatchObject({ status: 'active', gatewayMissingAt: expect.any(Date), reconcileAt: null });
   });
 
+  it('401 without a valid key; 409 provider_not_configured when its gateway has no account in the environment', async () => {
+    await sandbox.route('SUBSCRIPTION', 'gateway_b');
+    const created = (await create()).body;
+    for (const key of [undefined, 'sk_test_not_a_key']) {
+      const reply = await call(service.url, 'POST', `/v1/subscriptions/${created.id}/sync`, { key });
+      expect(reply.status).toBe(401);
+      expect(reply.body.error).toBe('unauthorized');
+    }
+    // An environment whose gateway_b account is gone (here: one that never had any) still holds the subscription.
+    const bare = await createTenant(service);
+    await service.services.db.fork().nativeUpdate(Subscription, { id: created.id }, { environment: bare.environmentId });
+    const reply = await sync(created.id, bare.apiKey);
+    expect(reply.status).toBe(409);
+    expect(reply.body).toEqual({ error: 'provider_not_configured', message: expect.any(String), provider: 'gateway_b' });
+  });
+
   it('502 gateway_error when the gateway fails; nothing changes', async () => {
     await sandbox.route('SUBSCRIPTION', 'gateway_b');
     const created = (await create()).body;
