@@ -160,8 +160,11 @@ describe('webhook listen and trigger with a sandbox API key', () => {
       expect(second.output()).toMatch(/^Webhook signing secret of this API key \(as last time\): whsec_\w+\n\(kept in .*; --new-secret makes another\)$/m);
       await triggerAndReceive([], withKeyVariable, first.secret);
       expect(await second.interrupt()).toBe(0);
-      // Nothing printed the key.
+      // Nothing printed the key; the service logged the sessions by key id, never the key or the secret (which it never sees).
       expect(first.output() + first.errors() + second.output() + second.errors()).not.toContain(key);
+      expect(sandboxed.service.logs()).toMatch(new RegExp(`"apiKeyId":"${sandboxed.tenant.apiKeyId}".*"msg":"webhook listen session opened"`));
+      expect(sandboxed.service.logs()).not.toContain(key);
+      expect(sandboxed.service.logs()).not.toContain(first.secret);
     } finally {
       if (first.child.exitCode === null) first.child.kill('SIGKILL');
       if (second && second.child.exitCode === null) second.child.kill('SIGKILL');
