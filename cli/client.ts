@@ -14,7 +14,9 @@ export function findAdminToken(given: string | undefined, env: NodeJS.ProcessEnv
   const dataDir = env.DATA_DIR || DEFAULT_DATA_DIR;
   const token = given || env.PAYMENTS_ADMIN_TOKEN || localToken(dataDir);
   if (!token) {
-    throw new CliError('unauthorized', `no admin token: pass --token, set PAYMENTS_ADMIN_TOKEN, or set DATA_DIR to the service's data folder (${dataDir}/admin-token not found).`);
+    // A merchant's developer with only a sandbox key, running an operator command: say what the key is for.
+    const keyNote = env.PAYMENTS_API_KEY ? ' An API key (PAYMENTS_API_KEY) works for webhook listen and trigger only.' : '';
+    throw new CliError('unauthorized', `no admin token: pass --token, set PAYMENTS_ADMIN_TOKEN, or set DATA_DIR to the service's data folder (${dataDir}/admin-token not found).${keyNote}`);
   }
   return token;
 }

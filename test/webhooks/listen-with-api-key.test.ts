@@ -309,5 +309,10 @@ describe('webhook listen and trigger with a sandbox API key', () => {
     const both = await run(url, ['--token', 'adm_x', 'trigger', 'payment.paid', '--api-key', unknown], dev.env);
     expect(both.code).toBe(2);
     expect(both.stderr).toBe('error (usage): pass --api-key or --token, not both.\n');
+
+    // Operator commands still need the admin token; with only a key, the CLI says what the key is for.
+    const operatorCommand = await run(url, ['env', 'list'], { ...dev.env, PAYMENTS_API_KEY: sandboxed.tenant.apiKey });
+    expect(operatorCommand.code).toBe(4);
+    expect(operatorCommand.stderr).toMatch(/^error \(unauthorized\): no admin token: .* An API key \(PAYMENTS_API_KEY\) works for webhook listen and trigger only\.\n$/);
   });
 });
