@@ -80,10 +80,15 @@ export function requestLog(log: Logger) {
       return id;
     },
     // With tracing on, the request's trace (and its server span): read at its start, where the request's span is active.
-    customProps: (req) => {
-      const ids = ((req as TracedRequest).traceIds ??= tracing.activeIds() ?? null);
-      return ids ? { traceId: ids.traceId, spanId: ids.spanId } : {};
-    },
+    // Left out with tracing off: pino-http makes a child logger per request for custom props, even empty ones.
+    ...(tracing.on
+      ? {
+          customProps: (req: IncomingMessage) => {
+            const ids = ((req as TracedRequest).traceIds ??= tracing.activeIds() ?? null);
+            return ids ? { traceId: ids.traceId, spanId: ids.spanId } : {};
+          },
+        }
+      : {}),
     wrapSerializers: false,
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),

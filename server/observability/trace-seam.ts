@@ -12,6 +12,8 @@ export type TraceLink = { readonly traceId: string; readonly spanId: string };
 export type SpanAttributes = Record<string, string | number | boolean>;
 
 export interface TraceSeam {
+  /** True once tracing has started (decided before the service is built, so per-request work can be left out). */
+  readonly on: boolean;
   /** The trace and span ids of the active span (the request's, in a request), for its log line. */
   activeIds(): { traceId: string; spanId: string } | undefined;
   /** Names the active HTTP server span by its route template (`POST /v1/payments/{id}`). */
@@ -27,6 +29,7 @@ export interface TraceSeam {
 }
 
 const off: TraceSeam = {
+  on: false,
   activeIds: () => undefined,
   nameRequest: () => {},
   inSpan: (_name, _attributes, work) => work(),

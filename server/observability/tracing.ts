@@ -111,6 +111,7 @@ export async function startTracing({ env, warn }: TracingOptions): Promise<boole
       }
     };
     const seam: TraceSeam = {
+      on: true,
       activeIds() {
         const context = api.trace.getActiveSpan()?.spanContext();
         return context && api.isSpanContextValid(context) ? { traceId: context.traceId, spanId: context.spanId } : undefined;

@@ -8,6 +8,7 @@
  */
 import { setTimeout } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config';
 import { routeTemplate } from '../../server/http/metrics';
 import { call, validPayment } from '../support/http';
 import { eventually } from '../support/outbox-events';
@@ -176,6 +177,17 @@ describe('METRICS_PORT', () => {
     expect(valueOf(samples, 'http_requests_total', { method: 'POST', route: '/v1/payments' })).toBeGreaterThan(0);
     expect((await fetch(url.replace(/\/metrics$/, '/v1/health'))).status).toBe(404);
     expect((await fetch(url.replace(/\/metrics$/, '/internal/trpc/organizations.list'))).status).toBe(404);
+  });
+});
+
+describe('configuration', () => {
+  it('takes METRICS_PORT and METRICS_HOST, refuses METRICS_PORT equal to PORT and an OTLP endpoint that is not a URL', () => {
+    expect(loadConfig({ PORT: '3000' }).metricsListener).toBeNull();
+    expect(loadConfig({ PORT: '3000', HOST: '0.0.0.0', METRICS_PORT: '9464' }).metricsListener).toEqual({ host: '0.0.0.0', port: 9464 });
+    expect(loadConfig({ PORT: '3000', METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metricsListener).toEqual({ host: '10.0.0.5', port: 9464 });
+    expect(() => loadConfig({ PORT: '3000', METRICS_PORT: '3000' })).toThrow(/METRICS_PORT: must differ from PORT/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT: must be an http/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).not.toThrow();
   });
 });
 
