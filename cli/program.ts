@@ -11,6 +11,7 @@ import { registerGatewayCommands, registerSimulatorCommands } from './gateway-co
 import { printResult, type Columns } from './output';
 import { examples, type CliTools } from './tools';
 import { registerListenCommand } from './listen-command';
+import { registerReconciliationCommands } from './reconciliation-command';
 import { registerTriggerCommand } from './trigger-command';
 import { registerUserCommands } from './user-commands';
 import { registerWebhookCommands } from './webhook-commands';
@@ -50,7 +51,7 @@ const limitValue = (value: CountOrNone | undefined): number | null | undefined =
 
 export function buildProgram(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): Command {
   const program = new Command('payments-admin')
-    .description('Operate a payments service: organizations, projects, environments, API keys, billing, gateways, routing, webhooks and the sandbox.')
+    .description('Operate a payments service: organizations, projects, environments, API keys, billing, gateways, routing, webhooks, reconciliation and the sandbox.')
     .version(VERSION, '-V, --version', 'print the version')
     .option('--url <url>', 'service base URL (env PAYMENTS_URL)', env.PAYMENTS_URL || DEFAULT_URL)
     .option('--token <token>', 'admin token (env PAYMENTS_ADMIN_TOKEN; default: $DATA_DIR/admin-token, ./data/admin-token, of the embedded service)')
@@ -89,6 +90,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, argv: readonl
   registerWebhookCommands(program, tools);
   registerListenCommand(program, tools);
   registerTriggerCommand(program, tools);
+  registerReconciliationCommands(program, tools);
   registerUserCommands(program, tools);
   registerCompletionCommand(program);
   return program;
