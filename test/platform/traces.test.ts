@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import madge from 'madge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statementShape } from '../../server/observability/tracing';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { call, validPayment } from '../support/http';
 import { eventually } from '../support/outbox-events';
@@ -244,6 +245,19 @@ describe('traces with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(JSON.stringify(otlp.spans)).not.toMatch(/s3cret/);
   });
 
+  it('shows statements without their values: no customer data reaches a span', async () => {
+    // validPayment()'s customer, in every payment this file created.
+    const everything = JSON.stringify(otlp.spans);
+    expect(everything).not.toContain('maria@example.com');
+    expect(everything).not.toContain('Maria Silva');
+    expect(everything).not.toContain('123.456.789-09');
+    if (onPostgres) {
+      const inserts = otlp.spans.filter((s) => /^insert into "?payments"?/i.test(String(s.attributes['db.query.text'] ?? '')));
+      expect(inserts.length).toBeGreaterThanOrEqual(1);
+      expect(String(inserts[0]!.attributes['db.query.text'])).toMatch(/values \(\?, \?/i);
+    }
+  });
+
   it('leaves probes and scrapes out of the traces', async () => {
     await call(url, 'GET', '/livez');
     await call(url, 'GET', '/readyz');
@@ -251,6 +265,15 @@ describe('traces with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(health.status).toBe(200);
     await eventually(async () => otlp.spans.find((s) => s.kind === SERVER && s.name === 'GET /v1/health'), 10_000, 'the /v1/health span');
     expect(otlp.spans.filter((s) => s.kind === SERVER && /\/(livez|readyz|metrics)$/.test(s.name))).toEqual([]);
+  });
+});
+
+describe('statement shapes', () => {
+  it('replaces every literal, quoted, dollar-quoted or numeric, and keeps identifiers', () => {
+    expect(statementShape(`insert into "payments" ("id", "amount", "customer") values ('pay_1', 1990, '{"email":"o''brien@example.com"}'::jsonb) returning "t0"."id"`)).toBe(
+      `insert into "payments" ("id", "amount", "customer") values (?, ?, ?::jsonb) returning "t0"."id"`,
+    );
+    expect(statementShape(`select 1 from x where y = E'a\\b' and z = $tag$secret$tag$ and w > 2.5e3 limit 10`)).toBe(`select ? from x where y = ? and z = ? and w > ? limit ?`);
   });
 });
 
