@@ -14,6 +14,7 @@
  * node, as the start-up warning says) the epoch is per node: a change is seen
  * at once by the node that made it, and within one second by any other.
  */
+import { bearerCredential } from '../contract/bearer';
 import { Refusal } from './refusal';
 import { ApiKey, Environment, Organization, Project } from '../db/entities';
 import type { EntityManager } from '../db/orm';
@@ -22,7 +23,6 @@ import { hashApiKey, kindOfApiKey } from './api-keys';
 import { raises } from './raises';
 
 /** Exactly the bearer keyword, one space, and a token without whitespace. */
-const BEARER = /^Bearer ([^\s]+)$/;
 /** Writing last-used time on every request would turn reads into writes; once a minute per key and node is precise enough. */
 const LAST_USED_PRECISION_MS = 60_000;
 /** A cached key is read again at least this often even when no epoch changed (a backstop, not the revocation path). */
@@ -135,9 +135,8 @@ async function readKey(em: EntityManager, keyHash: string): Promise<KeyRows | nu
 
 export async function authenticate(em: EntityManager, header: string | undefined, now: Date, cache: ApiKeyCache): Promise<Principal> {
   if (!header) throw new Refusal('unauthorized', {}, 'Missing Authorization header; send "Authorization: Bearer <API key>".');
-  const match = BEARER.exec(header);
-  if (!match) throw new Refusal('unauthorized', {}, 'Malformed Authorization header; expected "Bearer <API key>" with a single space.');
-  const secret = match[1]!;
+  const secret = bearerCredential(header);
+  if (!secret) throw new Refusal('unauthorized', {}, 'Malformed Authorization header; expected "Bearer <API key>" with a single space.');
   const kind = kindOfApiKey(secret);
   if (!kind) throw new Refusal('unauthorized', {}, 'Malformed API key; keys start with sk_test_ or sk_live_.');
 

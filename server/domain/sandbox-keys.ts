@@ -17,6 +17,7 @@
  * Refusals are the operator API's (forbidden, rate_limited), or the /v1
  * `unauthorized` of authenticate.ts, which the operator edge reads alike.
  */
+import { bearerCredential } from '../contract/bearer';
 import type { Services } from '../services';
 import type { EntityManager } from '../db/orm';
 import { authenticate } from './authenticate';
@@ -33,14 +34,14 @@ export interface SandboxKeyCaller {
 }
 
 /** `Bearer sk_…`: the caller presents an API key rather than the admin token (which never starts so). */
-export const presentsApiKey = (authorization: string | undefined): boolean => /^Bearer sk_/.test(authorization ?? '');
+export const presentsApiKey = (authorization: string | undefined): boolean => bearerCredential(authorization)?.startsWith('sk_') ?? false;
 
 const PRODUCTION_KEY_MESSAGE =
   'Production API keys (sk_live_…) cannot listen to or trigger events; use a sandbox key (sk_test_…) of the environment you develop against.';
 
 /** Authenticates the key of `Authorization: Bearer sk_test_…`; a production key, an unknown or revoked one is refused. */
 export async function authenticateSandboxKey(em: EntityManager, services: Services, authorization: string | undefined): Promise<SandboxKeyCaller> {
-  const presented = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : '';
+  const presented = bearerCredential(authorization) ?? '';
   if (kindOfApiKey(presented) === 'production') throw operatorRefusal('forbidden', PRODUCTION_KEY_MESSAGE);
   const principal = await authenticate(em, authorization, services.now(), services.apiKeys);
   // authenticate.ts already matches the prefix with the environment's kind; said again here, where it matters most.

@@ -6,13 +6,14 @@
  * read first.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { bearerCredential } from '../contract/bearer';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 export function adminTokenCheck(adminToken: string): (authorization: string | undefined) => boolean {
   const expected = digest(adminToken);
   return (authorization) => {
-    const presented = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : '';
+    const presented = bearerCredential(authorization) ?? '';
     return timingSafeEqual(digest(presented), expected);
   };
 }

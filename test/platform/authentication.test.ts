@@ -37,7 +37,6 @@ describe('GET /v1/auth/test', () => {
   it.each([
     ['no header', {}],
     ['empty header', { authorization: '' }],
-    ['lower-case keyword', { authorization: `bearer ${'k'}` }],
     ['two spaces', { authorization: 'Bearer  sk_test_' + 'a'.repeat(32) }],
     ['trailing space', { authorization: 'Bearer sk_test_' + 'a'.repeat(32) + ' ' }],
     ['keyword only', { authorization: 'Bearer' }],
@@ -49,6 +48,14 @@ describe('GET /v1/auth/test', () => {
     expect(reply.status).toBe(401);
     expect(reply.body.error).toBe('unauthorized');
     expect(Object.keys(reply.body).sort()).toEqual(['error', 'message']);
+  });
+
+  it('the scheme name is case-insensitive (RFC 7235): bearer and BEARER authenticate too', async () => {
+    for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
+      const reply = await authTest({ authorization: `${scheme} ${sandbox.apiKey}` });
+      expect(reply.status).toBe(200);
+      expect(reply.body.apiKey).toEqual({ id: sandbox.apiKeyId });
+    }
   });
 
   it('a real key with its prefix swapped is refused', async () => {
