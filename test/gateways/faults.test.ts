@@ -109,7 +109,7 @@ describe.each(GATEWAY_NAMES)('%s faults', (name) => {
         run: async (g) => g.adapter.cancelSubscription((await g.adapter.createSubscription(subscriptionInput(name, key()))).gatewayRef, { atPeriodEnd: false }),
       },
     ];
-    const FAULTS: Fault[] = [{ kind: 'hang' }, { kind: 'server_error' }, { kind: 'malformed' }, { kind: 'client_error', status: 404 }];
+    const FAULTS: Fault[] = [{ kind: 'hang' }, { kind: 'server_error' }, { kind: 'malformed' }, { kind: 'client_error', status: 409 }];
 
     for (const { operation, run } of OPERATIONS) {
       it.each(FAULTS)(`${operation}: %o → gateway_error`, async (fault) => {
@@ -117,6 +117,15 @@ describe.each(GATEWAY_NAMES)('%s faults', (name) => {
         const result = await settledWithin(run(gw), BOUND_MS);
         expect(result.status).toBe('rejected');
         await expectApiError(Promise.reject((result as PromiseRejectedResult).reason), 'gateway_error', { provider: name });
+        gw.sim.clearFaults();
+      });
+    }
+
+    // A read by reference answered not found: the gateway does not know the resource, which no retry changes.
+    for (const { operation, run } of OPERATIONS.filter((each) => each.operation.startsWith('get'))) {
+      it(`${operation}: not found → missing_gateway_ref`, async () => {
+        gw.sim.injectFault(operation, { kind: 'client_error', status: 404 });
+        await expectApiError(run(gw), 'missing_gateway_ref');
         gw.sim.clearFaults();
       });
     }

@@ -82,8 +82,8 @@ describe('payments', () => {
     await expectApiError(gw.adapter.cancelPayment(paid.gatewayRef), 'gateway_error', { provider: 'gateway_a' });
   });
 
-  it('an unknown ref is a gateway_error', async () => {
-    await expectApiError(gw.adapter.getPayment('pi_does_not_exist'), 'gateway_error', { provider: 'gateway_a' });
+  it('an unknown ref is missing_gateway_ref: the gateway does not know it, and retrying will not help', async () => {
+    await expectApiError(gw.adapter.getPayment('pi_does_not_exist'), 'missing_gateway_ref');
   });
 
   it('wrong credentials are a gateway_error that does not echo the key', async () => {

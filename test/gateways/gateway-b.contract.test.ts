@@ -57,6 +57,10 @@ describe('payments', () => {
     expect(synced.pix?.qrCodeText).toContain(pixTxid(payment.gatewayRef));
   });
 
+  it('an unknown ref is missing_gateway_ref: the gateway does not know it, and retrying will not help', async () => {
+    await expectApiError(gw.adapter.getPayment('cob_does_not_exist'), 'missing_gateway_ref');
+  });
+
   it('sends amounts as exact decimal reais and reads them back as the same cents', async () => {
     for (const amount of [1, 10, 99, 100, 1_999, 123_456_789_01]) {
       const payment = await gw.adapter.createPayment({ idempotencyKey: key(), amount, method: 'card', customer: CUSTOMER });
@@ -188,11 +192,14 @@ describe('webhooks (thin, token-authenticated, confirmed by fetching)', () => {
     expect(events).toMatchObject([{ kind: 'payment_status', payment: { status: 'pending' } }]);
   });
 
-  it('a notification it cannot confirm is a gateway_error (the gateway should redeliver)', async () => {
+  it('a notification it cannot confirm fails (the inbound edge asks the gateway to redeliver)', async () => {
     const body = Buffer.from(JSON.stringify({ eventoId: 'evb_y', evento: 'COBRANCA_ATUALIZADA', recursoId: 'cob_unknown', criadoEm: new Date().toISOString() }));
-    await expectApiError(gw.adapter.parseWebhook({ headers: { 'x-webhook-token': CREDENTIALS.gateway_b.webhookToken }, rawBody: body }), 'gateway_error', {
-      provider: 'gateway_b',
-    });
+    const webhook = { headers: { 'x-webhook-token': CREDENTIALS.gateway_b.webhookToken }, rawBody: body };
+    // The charge it names is unknown to the gateway itself.
+    await expectApiError(gw.adapter.parseWebhook(webhook), 'missing_gateway_ref');
+    gw.sim.injectFault('getPayment', { kind: 'server_error' });
+    await expectApiError(gw.adapter.parseWebhook(webhook), 'gateway_error', { provider: 'gateway_b' });
+    gw.sim.clearFaults();
   });
 
   it('replays duplicates with the same bytes', async () => {
@@ -201,6 +208,10 @@ describe('webhooks (thin, token-authenticated, confirmed by fetching)', () => {
     await gw.sim.replayWebhooks({ last: 1 });
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[1]!.rawBody.equals(receiver.received[0]!.rawBody)).toBe(true);
-    expect(await eventsOf(1)).toEqual(await eventsOf(0));
+    // The same event, confirmed by fetching the charge; each reading is dated when it was fetched (the state it applies is of that moment).
+    const undated = (events: Awaited<ReturnType<typeof eventsOf>>) => events.map(({ occurredAt: _fetchedAt, ...event }) => event);
+    const [first, second] = [await eventsOf(0), await eventsOf(1)];
+    expect(undated(second)).toEqual(undated(first));
+    expect(Date.parse(second[0]!.occurredAt!)).toBeGreaterThanOrEqual(Date.parse(first[0]!.occurredAt!));
   });
 });

@@ -142,7 +142,8 @@ describe('deactivateSubscriptionCheckout', () => {
     const link = await newLink();
     const { subscriptionRef } = await gw.sim.completeCheckout(link.gatewayRef);
     await expectApiError(gw.adapter.deactivateSubscriptionCheckout!(subscriptionRef), 'gateway_error', { provider: 'gateway_c' });
-    await expectApiError(gw.adapter.deactivateSubscriptionCheckout!('pl_unknown'), 'gateway_error', { provider: 'gateway_c' });
+    // A link the gateway does not know: no retry will find it.
+    await expectApiError(gw.adapter.deactivateSubscriptionCheckout!('pl_unknown'), 'missing_gateway_ref');
   });
 
   it('cancelSubscription on a pl_ uses it: deactivates an open link, cancels the sub_ of a completed one', async () => {

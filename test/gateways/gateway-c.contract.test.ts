@@ -54,6 +54,11 @@ describe('payments (single checkout links)', () => {
     expect(error.extra.issues).toEqual([{ path: ['customer', 'phone'], message: expect.any(String) }]);
   });
 
+  it('an unknown ref is missing_gateway_ref: the gateway does not know it, and retrying will not help', async () => {
+    await expectApiError(gw.adapter.getPayment('pl_does_not_exist'), 'missing_gateway_ref');
+    await expectApiError(gw.adapter.getPayment('ch_does_not_exist'), 'missing_gateway_ref');
+  });
+
   it('sends a formatted phone as digits', async () => {
     const payment = await gw.adapter.createPayment(card({ customer: { ...CUSTOMER, phone: '+55 (11) 98765-4321' } }));
     expect(payment.status).toBe('pending');

@@ -81,11 +81,10 @@ describe('the published contract', () => {
     }
   });
 
-  it('describes the Payment with every field of the contract', () => {
+  it('describes the Payment with every field of the contract, its timestamps and its subscription (decision 20)', () => {
     const payment = document.components.schemas.Payment;
-    expect(Object.keys(payment.properties).sort()).toEqual(
-      ['id', 'status', 'method', 'gateway', 'amount', 'currency', 'externalId', 'gatewayRef', 'customer', 'checkoutUrl', 'pix', 'card'].sort(),
-    );
+    const fields = ['id', 'status', 'method', 'gateway', 'amount', 'currency', 'externalId', 'gatewayRef', 'customer', 'checkoutUrl', 'pix', 'card'];
+    expect(Object.keys(payment.properties).sort()).toEqual([...fields, 'createdAt', 'updatedAt', 'paidAt', 'expiresAt', 'subscriptionId'].sort());
     expect(payment.required.sort()).toEqual(Object.keys(payment.properties).sort());
   });
 

@@ -18,6 +18,7 @@ import type { Services } from '../../services';
 import { applyLocked, type LockedChange } from '../locked-apply';
 import { paymentSnapshotChange } from '../payments/apply-snapshot';
 import { subscriptionChargeChange } from '../subscriptions/charges';
+import { cancelLateCheckout } from '../subscriptions/sync';
 
 export type EventOutcome = 'applied' | 'duplicate' | 'unknown_reference';
 
@@ -59,7 +60,7 @@ async function applicationOf(em: EntityManager, services: Services, target: Inbo
     case 'subscription_checkout_completed': {
       const subscription = await em.findOne(Subscription, { ...scope, gatewayRef: { $in: [event.checkoutRef, event.subscription.gatewayRef] } });
       if (!subscription) return null;
-      if (subscription.status === 'canceled') await cancelLateCheckout(em, services, target, subscription, event.subscription.gatewayRef);
+      if (subscription.status === 'canceled') await cancelLateCheckoutOf(em, services, target, subscription, event.subscription.gatewayRef);
       return onLocked(Subscription, subscription.id, (s) => s.completeCheckout(event.subscription, gatewayNotification(event.occurredAt)));
     }
     case 'subscription_charge': {
@@ -69,19 +70,10 @@ async function applicationOf(em: EntityManager, services: Services, target: Inbo
   }
 }
 
-/**
- * The customer completed a checkout whose subscription was already canceled
- * here (the link was paid in the moment it was being deactivated): the
- * subscription that appeared at the gateway is canceled there at once, before
- * the notification is recorded, so a failure is retried with the gateway's
- * redelivery. Asking first keeps a redelivery from canceling twice.
- */
-async function cancelLateCheckout(em: EntityManager, services: Services, target: InboundTarget, subscription: Subscription, gatewayRef: string): Promise<void> {
+/** A checkout completed after its subscription was canceled here: the gateway subscription it made is canceled before the notification is recorded, so a failure is retried with the gateway's redelivery. */
+async function cancelLateCheckoutOf(em: EntityManager, services: Services, target: InboundTarget, subscription: Subscription, gatewayRef: string): Promise<void> {
   const route = await services.gateways.forExisting(em, target.environmentId, target.gateway);
-  const current = await route.adapter.getSubscription(gatewayRef);
-  if (current.status === 'canceled') return;
-  services.log.warn({ subscriptionId: subscription.id, gatewayRef }, 'checkout completed after the subscription was canceled; canceling the new gateway subscription');
-  await route.adapter.cancelSubscription(gatewayRef, { atPeriodEnd: false });
+  await cancelLateCheckout(route.adapter, services, subscription, await route.adapter.getSubscription(gatewayRef));
 }
 
 export async function applyGatewayEvent(em: EntityManager, services: Services, target: InboundTarget, event: GatewayEvent): Promise<EventOutcome> {

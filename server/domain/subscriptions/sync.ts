@@ -63,12 +63,13 @@ export async function refreshSubscription(em: EntityManager, services: Services,
 
 /**
  * The customer completed a checkout whose subscription was already canceled
- * here (the link was paid in the moment it was being deactivated), and no
- * notification has told us yet: as when that notification arrives, the
- * subscription that appeared at the gateway is canceled there at once, so it
- * never charges the customer.
+ * here (the link was paid in the moment it was being deactivated): whether a
+ * sync found it or its notification arrived, the subscription that appeared
+ * at the gateway is canceled there at once, so it never charges the
+ * customer. `found` is the gateway's current view of it, so a repeat cancels
+ * nothing twice.
  */
-async function cancelLateCheckout(adapter: GatewayAdapter, services: Services, subscription: Subscription, found: SubscriptionSnapshot): Promise<void> {
+export async function cancelLateCheckout(adapter: GatewayAdapter, services: Services, subscription: Subscription, found: SubscriptionSnapshot): Promise<void> {
   if (found.status === 'canceled') return;
   services.log.warn({ subscriptionId: subscription.id, gatewayRef: found.gatewayRef }, 'checkout completed after the subscription was canceled; canceling the new gateway subscription');
   await adapter.cancelSubscription(found.gatewayRef, { atPeriodEnd: false });

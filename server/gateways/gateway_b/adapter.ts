@@ -209,7 +209,9 @@ export class GatewayBAdapter implements GatewayAdapter {
     if (!token) throw new WebhookRejectedError(PROVIDER, 'missing_signature');
     if (!safeEqual(token, this.credentials.webhookToken)) throw new WebhookRejectedError(PROVIDER, 'invalid_signature');
     const notificacao = parseWebhookBody(PROVIDER, input.rawBody, notificacaoSchema);
-    const base = { eventId: notificacao.eventoId, occurredAt: notificacao.criadoEm };
+    // What is applied is the state fetched now, not the notification's: it is dated from the fetch (decision 17), so a
+    // redelivered old notification carries today's state and is never taken for stale.
+    const base = { eventId: notificacao.eventoId, occurredAt: new Date().toISOString() };
     switch (notificacao.evento) {
       case 'COBRANCA_ATUALIZADA': {
         const payment = await this.getPayment(notificacao.recursoId);
