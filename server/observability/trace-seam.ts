@@ -18,8 +18,8 @@ export interface TraceSeam {
   activeIds(): { traceId: string; spanId: string } | undefined;
   /** Names the active HTTP server span by its route template (`POST /v1/payments/{id}`). */
   nameRequest(route: string): void;
-  /** Runs `work` in a child span of the active one; a rejection marks it failed. `outcome` reads an attribute off the result. */
-  inSpan<T>(name: string, attributes: SpanAttributes, work: () => Promise<T>): Promise<T>;
+  /** Runs `work` in a child span of the active one; a rejection marks it failed. `onlyInTrace`: no span at all outside a trace. */
+  inSpan<T>(name: string, attributes: SpanAttributes, work: () => Promise<T>, options?: { onlyInTrace?: boolean }): Promise<T>;
   /** The active span's context, to link to later (null: none, or tracing off). */
   currentLink(): TraceLink | null;
   /** Runs `work` as the root of a trace of its own that links to `links` (work caused by earlier requests). */

@@ -21,8 +21,9 @@
  *   middleware layers are left out (a dozen per request, no information).
  * - pg (instrumentation-pg): every statement on PostgreSQL (MikroORM uses
  *   `pg`), only inside a trace: the dispatcher's polling does not start
- *   traces of its own. The embedded PGlite database has no driver to
- *   instrument: on it, traces have no database spans.
+ *   traces of its own; without its values (statement-shape.ts). The embedded
+ *   PGlite database has no driver to instrument: its statements get spans by
+ *   hand (embedded-db-spans.ts).
  * - undici (instrumentation-undici, on undici's diagnostics channels): the
  *   gateway calls and the webhook deliveries as CLIENT spans.
  * - ioredis: the shared counters' commands, inside a trace.
@@ -37,6 +38,7 @@
  * the SDK from the environment.
  */
 import { register } from 'node:module';
+import { statementShape } from './statement-shape';
 import { installTracing, type TraceSeam } from './trace-seam';
 
 /** Paths whose requests start no trace: probes and scrapes every few seconds would bury the requests. */
@@ -48,17 +50,6 @@ const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/metrics']);
  */
 const REDACTED = 'REDACTED';
 
-/**
- * A statement as a span may show it: MikroORM inlines the parameters into the SQL it sends (customers' names and
- * e-mails, sealed credentials), so every literal becomes `?`, as no log line of ours ever shows a value either.
- */
-export function statementShape(sql: string): string {
-  return sql
-    .replace(/\$(\w*)\$[\s\S]*?\$\1\$/g, '?')
-    .replace(/(?:\b[eE])?'(?:[^']|'')*'/g, '?')
-    .replace(/\b\d+(?:\.\d+)?(?:e[+-]?\d+)?\b/gi, '?')
-    .slice(0, 4_000);
-}
 
 export interface TracingOptions {
   env: NodeJS.ProcessEnv;
@@ -136,7 +127,8 @@ export async function startTracing({ env, warn }: TracingOptions): Promise<boole
         const metadata = core.getRPCMetadata(api.context.active());
         if (metadata?.type === core.RPCType.HTTP) metadata.route = route;
       },
-      inSpan(name, attributes, work) {
+      inSpan(name, attributes, work, options) {
+        if (options?.onlyInTrace && !api.trace.getActiveSpan()) return work();
         return tracer.startActiveSpan(name, { attributes }, (span) => runIn(span, work));
       },
       currentLink() {

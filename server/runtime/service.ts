@@ -15,6 +15,7 @@ import { metricsServer } from '../http/metrics';
 import { registerOutboxLag } from '../observability/outbox-lag';
 import { registerReconciliationBacklog } from '../observability/reconciliation-backlog';
 import { tracing } from '../observability/trace-seam';
+import { traceEmbeddedStatements } from '../observability/embedded-db-spans';
 import { answerUnparsableRequests } from '../http/edge';
 import type { Readiness } from '../http/probes';
 import { countingRefusals, createMemoryRateLimiter, createRedisRateLimiter } from './rate-limit-stores';
@@ -65,6 +66,8 @@ export async function startService(config: Config, log: Logger, options: { now?:
     dataFolder.release();
     throw error;
   }
+  // With tracing on, PGlite's statements get spans by hand (PostgreSQL's come from the pg instrumentation).
+  if (tracing.on && db.kind === 'pglite') traceEmbeddedStatements(db);
   // Counters every node shares: Redis with REDIS_URL; otherwise this process's memory (one node).
   const shared = config.redis ? connectSharedStore(config.redis, log) : null;
   if (!shared && config.database.kind === 'postgresql') {
