@@ -1,10 +1,11 @@
-/** Home: payments and subscriptions created per day, by status, and the deliveries that failed. */
+/** Home: payments and subscriptions created per day, by status, the deliveries that failed, and what reconciliation has left to read. */
 import { Anchor, Card, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { PAYMENT_STATUSES, SUBSCRIPTION_STATUSES } from '../../../server/contract/enums';
 import { api } from '../api/client';
+import { ReconciliationCard } from '../parts/ReconciliationCard';
 import { StatusBarChart } from '../parts/StatusBarChart';
 import { useScope } from '../shell/scope';
 import { formatAmount } from '../ui/format';
@@ -72,6 +73,7 @@ export default function HomePage() {
       </SimpleGrid>
       <StatusBarChart title="Payments per day, by status" label="Payments per day by status" statuses={PAYMENT_STATUSES} data={paymentSeries} height={260} />
       <StatusBarChart title="Subscriptions per day, by status" label="Subscriptions per day by status" statuses={SUBSCRIPTION_STATUSES} data={subscriptionSeries} height={200} />
+      <ReconciliationCard environmentId={scope.environmentId} />
     </Stack>
   );
 }

@@ -2,7 +2,8 @@
  * Platform operators: every organization, created here, with its billing
  * state and monthly quota; and what a new merchant needs before anyone of
  * theirs can log in: a project (with its sandbox and production
- * environments) and an invitation for its first owner.
+ * environments) and an invitation for its first owner; and, across every
+ * environment, what reconciliation has left to read and what gateways lost.
  */
 import { Alert, Button, Group, NumberInput, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useForm, type UseFormReturnType } from '@mantine/form';
@@ -15,6 +16,7 @@ import { useSession } from '../api/session';
 import { SecretOnce } from '../parts/SecretOnce';
 import { invitedMessage } from '../parts/invitation-answer';
 import { Outbox } from '../parts/Outbox';
+import { ReconciliationCard } from '../parts/ReconciliationCard';
 import { useTenancy } from '../shell/scope';
 import { useAction } from '../ui/action';
 import { DataTable } from '../ui/DataTable';
@@ -146,6 +148,7 @@ export default function OperatorOrganizationsPage() {
           </Table.Tr>
         ))}
       </DataTable>
+      <ReconciliationCard />
       <FormModal opened={creating} onClose={() => setCreating(false)} title="Create an organization" onSubmit={form.onSubmit((values) => create.mutate(values))} submitLabel="Create" pending={create.isPending}>
         <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
         <BillingFields form={form} />
