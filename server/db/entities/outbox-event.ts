@@ -11,7 +11,13 @@ import { Environment } from './environment';
 export const OutboxEventSchema = defineEntity({
   name: 'OutboxEvent',
   tableName: 'events',
-  indexes: [{ properties: ['dispatchedAt', 'sequence'] }, { properties: ['environment', 'resourceId'] }],
+  indexes: [
+    { properties: ['dispatchedAt', 'sequence'] },
+    { properties: ['environment', 'resourceId'] },
+    // GET /v1/events: one environment's events in sequence order, all types or one.
+    { properties: ['environment', 'sequence'] },
+    { properties: ['environment', 'type', 'sequence'] },
+  ],
   properties: {
     id: p.string().primary().onCreate(() => newId('evt')),
     /** Commit order of events, so deliveries keep the order transitions happened in. */

@@ -24,6 +24,8 @@ export const WebhookDeliverySchema = defineEntity({
     { properties: ['environment', 'eventSequence'] },
     // The dashboard's failed-deliveries count and "resend all failed".
     { properties: ['environment', 'status'] },
+    // Pruning old events (domain/events-feed/prune.ts) finds their deliveries by event.
+    { properties: ['event'] },
   ],
   properties: {
     id: p.string().primary().onCreate(() => newId('wd')),

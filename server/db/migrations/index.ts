@@ -11,6 +11,7 @@ import { Migration20261122181000_listing_indexes } from './Migration202611221810
 import { Migration20261124120000_quota_counters } from './Migration20261124120000_quota_counters';
 import { Migration20261124130000_password_resets } from './Migration20261124130000_password_resets';
 import { Migration20261125082857_money_truth } from './Migration20261125082857_money_truth';
+import { Migration20261125091638_events_feed_indexes } from './Migration20261125091638_events_feed_indexes';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -24,4 +25,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124120000_quota_counters', class: Migration20261124120000_quota_counters },
   { name: 'Migration20261124130000_password_resets', class: Migration20261124130000_password_resets },
   { name: 'Migration20261125082857_money_truth', class: Migration20261125082857_money_truth },
+  { name: 'Migration20261125091638_events_feed_indexes', class: Migration20261125091638_events_feed_indexes },
 ];
