@@ -36,6 +36,11 @@
  * OTEL_EXPORTER_OTLP_PROTOCOL (or OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) =
  * http/json; the endpoint and the batch settings (OTEL_BSP_*) are read by
  * the SDK from the environment.
+ *
+ * Verified, not assumed: test/platform/traces.test.ts runs server/start.ts
+ * (through tsx) against an OTLP receiver and finds these spans in one trace;
+ * the esbuild bundle (dist/main.js) gave the same spans, exported as
+ * protobuf, when checked by hand. Starting the SDK costs about 3 s.
  */
 import { register } from 'node:module';
 import { statementShape } from './statement-shape';
@@ -50,7 +55,6 @@ const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/metrics']);
  */
 const REDACTED = 'REDACTED';
 
-
 export interface TracingOptions {
   env: NodeJS.ProcessEnv;
   /** Told once if tracing could not start (the service then runs without it). */
@@ -60,7 +64,7 @@ export interface TracingOptions {
 export async function startTracing({ env, warn }: TracingOptions): Promise<boolean> {
   try {
     // First: the loader hook, so the modules imported from here on can be patched. It intercepts only the modules the
-    // instrumentations hook (the message channel tells it which): wrapping every module would double the start time.
+    // instrumentations hook (the message channel tells it which) instead of wrapping every module the service loads.
     const { createAddHookMessageChannel } = await import('import-in-the-middle');
     const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
     register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
