@@ -121,4 +121,10 @@ describe('payments-admin reconciliation status', () => {
     expect(unknown.code).toBe(EXIT_CODES.not_found);
     expect(JSON.parse(unknown.stderr)).toMatchObject({ error: 'not_found', message: expect.stringContaining('env_nope') });
   });
+
+  it('shell completion offers the command and its options', async () => {
+    const script = await human(['completion', 'bash']);
+    expect(script.stdout).toMatch(/"reconciliation"\) echo "status" ;;/);
+    expect(script.stdout).toMatch(/"reconciliation status"\) echo "--env --limit --help" ;;/);
+  });
 });
