@@ -6,6 +6,7 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMITS, DEFAULT_WEBHOOK_TIMEOUT_MS } from './contract/limits';
+import { EVENT_RETENTION_MIN_DAYS } from './contract/schemas/events';
 import { DEFAULT_DATA_DIR } from './contract/local-admin-token';
 
 const boolFromEnv = z
@@ -105,6 +106,11 @@ const EnvSchema = z
     WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
     /** How long a claimed delivery belongs to one node; after it, an interrupted attempt is made again. */
     WEBHOOK_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
+    /**
+     * Days events stay listable on GET /v1/events before pruning; at least 30, what merchants are promised (decision 19).
+     * Pruning runs on every node in small batches and skips events whose deliveries are not finished.
+     */
+    EVENT_RETENTION_DAYS: z.coerce.number().int().min(EVENT_RETENTION_MIN_DAYS).max(3_650).default(EVENT_RETENTION_MIN_DAYS),
     /** Run background reconciliation in this process (false: another node reads unfinished resources from their gateways). */
     RECONCILIATION: boolFromEnv.default(true),
     /**
@@ -214,6 +220,8 @@ export interface Config {
   reconciliation: { enabled: boolean; scheduleMs: number[]; pollIntervalMs: number; ratePerGatewayPerSecond: number };
   /** Outbound webhooks (server/webhooks). */
   webhooks: { allowLocalUrls: boolean; timeoutMs: number; dispatcher: boolean; pollIntervalMs: number; leaseMs: number };
+  /** The events API (GET /v1/events): how long events are kept before pruning. */
+  events: { retentionDays: number };
   /** The credential-free /metrics listener (METRICS_PORT, METRICS_HOST); null: /metrics only on PORT, behind the admin token. */
   metricsListener: { host: string; port: number } | null;
 }
@@ -270,6 +278,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       pollIntervalMs: env.RECONCILIATION_POLL_INTERVAL_MS,
       ratePerGatewayPerSecond: env.RECONCILIATION_RATE_PER_GATEWAY,
     },
+    events: { retentionDays: env.EVENT_RETENTION_DAYS },
     metricsListener: env.METRICS_PORT === undefined ? null : { host: env.METRICS_HOST ?? env.HOST, port: env.METRICS_PORT },
   };
 }

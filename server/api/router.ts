@@ -1,4 +1,5 @@
 import { t } from './trpc';
+import { listEventsProcedure } from './events';
 import { cancelPaymentProcedure, createPaymentProcedure, getPayment, getPaymentByExternalId, syncPaymentProcedure } from './payments';
 import { authTest, health } from './platform';
 import { cancelSubscriptionProcedure, createSubscriptionProcedure, getSubscription, getSubscriptionByExternalId, syncSubscriptionProcedure } from './subscriptions';
@@ -20,6 +21,9 @@ export const v1Router = t.router({
     get: getSubscription,
     cancel: cancelSubscriptionProcedure,
     sync: syncSubscriptionProcedure,
+  }),
+  events: t.router({
+    list: listEventsProcedure,
   }),
 });
 export type V1Router = typeof v1Router;

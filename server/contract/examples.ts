@@ -99,6 +99,27 @@ export const RESPONSE_EXAMPLES: Record<string, NamedExample> = {
   },
   Payment: { summary: 'A Pix waiting to be paid', value: payment },
   Subscription: { summary: 'An active monthly subscription', value: subscription },
+  EventPage: {
+    summary: 'The first page after `evt_0a1b2c3d4e5f6g7h8i9j0k1l`, two events, more to read',
+    value: {
+      data: [
+        {
+          id: 'evt_1b2c3d4e5f6g7h8i9j0k1l2m',
+          type: 'payment.created',
+          createdAt: '2026-11-25T12:00:00.000Z',
+          data: { paymentId: payment.id, externalId: 'order-1', status: 'created', method: 'pix', provider: 'gateway_b', amount: 1990, currency: 'BRL', gatewayRef: null },
+        },
+        {
+          id: 'evt_2c3d4e5f6g7h8i9j0k1l2m3n',
+          type: 'payment.pending',
+          createdAt: '2026-11-25T12:00:01.000Z',
+          data: { paymentId: payment.id, externalId: 'order-1', status: 'pending', method: 'pix', provider: 'gateway_b', amount: 1990, currency: 'BRL', gatewayRef: 'gb_7f3a9c1e5d2b' },
+        },
+      ],
+      hasMore: true,
+      nextCursor: 'evt_2c3d4e5f6g7h8i9j0k1l2m3n',
+    },
+  },
 };
 
 /** The extra fields an example of each code carries (ERROR_CATALOGUE names which ones). */

@@ -119,6 +119,7 @@ const TAGS = [
   { name: 'platform', description: 'Liveness and API key checks.' },
   { name: 'payments', description: 'Pix and card payments: create (idempotent by `externalId`), read, cancel an unpaid card payment, refresh from the gateway.' },
   { name: 'subscriptions', description: 'Card subscriptions: create (idempotent by `externalId`), read, cancel now or at the end of the period.' },
+  { name: 'events', description: 'The events webhooks deliver, listed in order: catch up after your receiver was down.' },
 ];
 
 /** Request body component names by operation id. */

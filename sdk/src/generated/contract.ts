@@ -171,6 +171,32 @@ export type ErrorResponse = {
   used?: number;
 };
 
+/** One event: exactly the JSON body a webhook endpoint receives for it (same `id`, `type`, `createdAt`, `data`). */
+export type Event = {
+  /** Event id, `evt_…`: the same id the webhook delivery carried. Deduplicate on it. */
+  id: string;
+  /** Event type (payment.created, payment.pending, payment.paid, payment.failed, payment.canceled, payment.expired, subscription.created, subscription.renewed, subscription.payment_failed, subscription.past_due, subscription.canceled); new types may be added, ignore the ones you do not know. */
+  type: string;
+  /**
+   * When the change that caused the event happened (ISO 8601, UTC).
+   * format: date-time
+   */
+  createdAt: string;
+  /** The payment or subscription as of the change (the fields of the webhook section of the contract), never rewritten. */
+  data: {
+    [key: string]: unknown;
+  };
+};
+
+export type EventPage = {
+  /** Events in the order they were committed, oldest first. */
+  data: Event[];
+  /** `true` when more events can be read right now: ask again with `after` = `nextCursor`. `false`: you are caught up; poll again later. */
+  hasMore: boolean;
+  /** What to send as `after` next: the id of the last event in `data`, or the `after` you sent when `data` is empty (null when you sent none and there is no event yet). */
+  nextCursor: string | null;
+};
+
 export type Health = {
   ok: true;
   service: "service-payments";
@@ -256,6 +282,14 @@ export interface Operations {
     request: never;
     response: AuthTest;
     errors: "unauthorized" | "rate_limit_exceeded" | "internal_error";
+  };
+  "events-list": {
+    method: "GET";
+    path: "/v1/events";
+    successStatus: 200;
+    request: never;
+    response: EventPage;
+    errors: "invalid_input" | "unauthorized" | "rate_limit_exceeded" | "internal_error";
   };
   "health": {
     method: "GET";
