@@ -61,6 +61,11 @@ const payment = {
   checkoutUrl: null,
   pix: { qrCode: 'iVBORw0KGgoAAAANSUhEUgAA…', qrCodeText: '00020126580014br.gov.bcb.pix0136…6304ABCD' },
   card: null,
+  createdAt: '2026-11-22T12:00:00.000Z',
+  updatedAt: '2026-11-22T12:00:00.000Z',
+  paidAt: null,
+  expiresAt: '2026-11-22T12:30:00.000Z',
+  subscriptionId: null,
 };
 
 const subscription = {

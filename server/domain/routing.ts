@@ -44,6 +44,14 @@ export const ROUTE_EXISTING = raises(['provider_not_configured']);
 /** The payment method a routing method charges with: subscriptions are card-only. */
 export const methodOfRoute = (method: RoutingMethod): PaymentMethod => (method === 'PIX' ? 'pix' : 'card');
 
+/**
+ * A new create's route, or the routing refusal it answers once the checks
+ * that come before routing are done: what the routed gateway requires is
+ * validation (400), which comes before billing (402), which comes before
+ * routing's own refusals (409) (decision 5).
+ */
+export type RouteDecision = { route: Route; refusal?: never } | { route?: never; refusal: Refusal };
+
 export class GatewayDirectory {
   private readonly routing = new Map<string, EnvironmentRouting>();
   private readonly adapters = new Map<string, { version: number; adapter: GatewayAdapter }>();
@@ -69,6 +77,16 @@ export class GatewayDirectory {
       throw new Refusal('method_not_supported', { provider: gateway, method: paymentMethod });
     }
     return { gateway, accountId: account.id, adapter: this.adapterOf(account) };
+  }
+
+  /** `resolve`, with a routing refusal handed back instead of thrown, for the caller to raise in its turn. */
+  async decide(em: EntityManager, environmentId: string, method: RoutingMethod): Promise<RouteDecision> {
+    try {
+      return { route: await this.resolve(em, environmentId, method) };
+    } catch (error) {
+      if (error instanceof Refusal) return { refusal: error };
+      throw error;
+    }
   }
 
   /**

@@ -38,8 +38,12 @@ export const paymentRegistration = (organizationId: string): RegistrationSteps<P
 export async function createPayment(context: RequestContext, request: CreatePaymentRequest): Promise<Created<Payment>> {
   const { em, services, principal } = context;
   const { environment, organization } = principal;
-  // Validating the request (400) comes before billing (402).
+  // Validating the request (400) comes before billing (402), then routing (409), then the gateway (502): decision 5.
   assertReturnUrlAllowed(environment.kind, request.returnUrl);
+  // Routing is resolved quietly first, since what the routed gateway requires is validation too; its refusal waits.
+  const routing = await services.gateways.decide(em, environment.id, request.method === 'pix' ? 'PIX' : 'CARD');
+  const installments = request.method === 'card' ? (request.card?.installments ?? 1) : 1;
+  if (routing.route) assertPaymentFitsGateway(routing.route.gateway, { method: request.method, installments, phone: request.customer.phone });
   assertBillingActive(organization);
   const steps = paymentRegistration(organization.id);
   const create = { externalId: request.externalId, fingerprint: requestFingerprint(request) };
@@ -60,9 +64,8 @@ export async function createPayment(context: RequestContext, request: CreatePaym
   if (admission === 'taken') return answerWinner(context, steps, create);
 
   try {
-    const route = await services.gateways.resolve(em, environment.id, request.method === 'pix' ? 'PIX' : 'CARD');
-    const installments = request.method === 'card' ? (request.card?.installments ?? 1) : 1;
-    assertPaymentFitsGateway(route.gateway, { method: request.method, installments, phone: request.customer.phone });
+    if (routing.refusal) throw routing.refusal;
+    const { route } = routing;
     const gatewayRequest: CreatePaymentInput = {
       idempotencyKey: gatewayIdempotencyKey('payment', environment.id, request.externalId),
       amount: request.amount,

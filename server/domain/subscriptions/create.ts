@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import type { CreateSubscriptionInput as CreateSubscriptionBody } from '../../contract/schemas/subscription';
 import { Subscription } from './subscription';
-import type { CreateSubscriptionInput, SubscriptionSnapshot } from '../../gateways';
+import type { CreateSubscriptionInput, GatewayPlan, SubscriptionSnapshot } from '../../gateways';
 import { assertBillingActive, BILLING_GATE } from '../billing';
 import { gatewayCustomer, storedCustomer } from '../customer';
 import { GATEWAY_CALLS } from '../gateway-calls';
@@ -18,7 +18,8 @@ import { answerWinner, CREATE_ONCE, insertWithLease, registerAtGateway, replayEx
 import { gatewayIdempotencyKey, requestFingerprint } from '../registration/idempotency';
 import type { RequestContext } from '../request-context';
 import { subscriptionByExternalId } from './repository';
-import { ROUTE_NEW } from '../routing';
+import { ROUTE_NEW, type Route } from '../routing';
+import { isRefusal } from '../refusal';
 import { initialSubscriptionStatus } from './subscription';
 
 export type CreateSubscriptionRequest = z.output<typeof CreateSubscriptionBody>;
@@ -33,11 +34,33 @@ export const STEPS: RegistrationSteps<Subscription, CreateSubscriptionInput, Sub
   register: (subscription, snapshot) => subscription.registerAtGateway(snapshot),
 };
 
+interface GatewayRequirements {
+  planId: string | null;
+  plan: GatewayPlan | null;
+  /** The plan read failed at the gateway: answered after billing and routing. */
+  unreadPlan: unknown;
+}
+
+/** What the routed gateway requires of the request (400 when it does not fit); a failure to read the plan is kept for its turn. */
+async function gatewayRequirements(route: Route, request: CreateSubscriptionRequest): Promise<GatewayRequirements> {
+  const planId = subscriptionPlanFor(route.gateway, { phone: request.customer.phone, planId: request.gateway?.gateway_c?.planId });
+  if (!planId) return { planId, plan: null, unreadPlan: null };
+  try {
+    return { planId, plan: await assertMatchesPlan(route.adapter, planId, request), unreadPlan: null };
+  } catch (error) {
+    if (isRefusal(error) && error.code === 'invalid_input') throw error;
+    return { planId, plan: null, unreadPlan: error };
+  }
+}
+
 export async function createSubscription(context: RequestContext, request: CreateSubscriptionRequest): Promise<Created<Subscription>> {
   const { em, services, principal } = context;
   const { environment, organization } = principal;
-  // Validating the request (400) comes before billing (402).
+  // Validating the request (400) comes before billing (402), then routing (409), then the gateway (502): decision 5.
   assertReturnUrlAllowed(environment.kind, request.returnUrl);
+  // Routing is resolved quietly first, since what the routed gateway requires (a phone, a plan that matches) is validation too.
+  const routing = await services.gateways.decide(em, environment.id, 'SUBSCRIPTION');
+  const requirements = routing.route ? await gatewayRequirements(routing.route, request) : null;
   assertBillingActive(organization);
   // A trial left out was stored as 0 before it could mean "the plan's": the fingerprint keeps reading it so.
   const create = { externalId: request.externalId, fingerprint: requestFingerprint({ ...request, trialDays: request.trialDays ?? 0 }) };
@@ -45,9 +68,11 @@ export async function createSubscription(context: RequestContext, request: Creat
   const replayed = await replayExisting(context, STEPS, create);
   if (replayed) return replayed;
 
-  const route = await services.gateways.resolve(em, environment.id, 'SUBSCRIPTION');
-  const planId = subscriptionPlanFor(route.gateway, { phone: request.customer.phone, planId: request.gateway?.gateway_c?.planId });
-  const plan = planId ? await assertMatchesPlan(route.adapter, planId, request) : null;
+  if (routing.refusal) throw routing.refusal;
+  const { route } = routing;
+  // A plan that could not be read is the gateway's failure (502): it comes last.
+  if (requirements!.unreadPlan) throw requirements!.unreadPlan;
+  const { planId, plan } = requirements!;
   // Where a plan fixes the trial, the subscription says the plan's (the request's, when given, was checked against it).
   const trialDays = plan ? plan.trialDays : (request.trialDays ?? 0);
   const gatewayRequest: CreateSubscriptionInput = {
