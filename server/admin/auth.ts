@@ -1,6 +1,6 @@
 /**
  * Dashboard log-in, log-out and sessions. `login`, `session` and
- * `acceptInvitation` answer without a session (admin/http.ts lets them
+ * `acceptInvitation` answer without a session (http/internal-api.ts lets them
  * through); the others act on the caller's own sessions only.
  */
 import { operatorRefusal } from '../domain/refusal';

@@ -2,7 +2,7 @@
  * The internal API's one error edge: what a failed operator call (a
  * procedure over /internal/trpc, or the listen stream) answers, translated
  * once from what it failed with. Its codes are the operator API's own
- * (admin/http.ts lists them); a refusal named in the /v1 vocabulary (a test
+ * (http/internal-api.ts lists them); a refusal named in the /v1 vocabulary (a test
  * payment refused by billing, a trigger whose gateway is down) reads as the
  * nearest of them, with the same message.
  */

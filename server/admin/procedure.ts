@@ -1,7 +1,7 @@
 /**
  * Operator procedures: the internal API behind the operator CLI and the
  * dashboard. Not part of /v1. Over HTTP it sits behind the admin token or a
- * dashboard session (checked in admin/http.ts); in-process callers such as
+ * dashboard session (checked in http/internal-api.ts); in-process callers such as
  * the demo seed call it directly. The procedures
  * only validate input and delegate to use cases in domain/ (and webhooks/ for
  * outbound deliveries); a refused action comes back as a domain Refusal,
