@@ -28,6 +28,7 @@ import { GatewayDirectory } from '../domain/routing';
 import { SecretBox } from '../domain/secret-box';
 import { WebhookDispatcher } from '../webhooks/dispatcher';
 import { Reconciler } from '../domain/reconciliation/reconciler';
+import { EventPruner } from '../domain/events-feed/prune';
 import { guardedConnector } from '../outbound/guarded-agent';
 import type { HostResolver } from '../outbound/resolver';
 import { gatewayUrlPolicy } from '../outbound/url-guard';
@@ -95,6 +96,8 @@ export async function startService(config: Config, log: Logger, options: { now?:
   if (dispatcher) services.outbox = dispatcher;
   // Without it (RECONCILIATION=false) another node reads unfinished resources back from their gateways.
   const reconciler = config.reconciliation.enabled ? new Reconciler(services) : null;
+  // Every node prunes events past EVENT_RETENTION_DAYS; their batches skip each other's rows.
+  const eventPruner = new EventPruner(services);
   const adminToken = config.adminToken ?? localAdminToken(config.dataDir);
 
   /** Set once close() begins: the node is draining. */
@@ -149,6 +152,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
   if (!config.publicBaseUrl) publicUrl = `http://${host}:${port}`;
   dispatcher?.start();
   reconciler?.start();
+  eventPruner.start();
 
   const close = () =>
     (closing ??= (async () => {
@@ -161,6 +165,7 @@ export async function startService(config: Config, log: Logger, options: { now?:
       unregisterReconciliationBacklog();
       await new Promise<void>((resolve) => (metrics ? metrics.close(() => resolve()) : resolve()));
       await reconciler?.stop();
+      await eventPruner.stop();
       await dispatcher?.stop();
       await webhooks.close();
       await gateways.close();

@@ -174,7 +174,8 @@ describe('events committed out of sequence order', () => {
     const tenant = await createTenant(world.service);
     const [before] = await commitPaymentEvents(world.service, tenant.environmentId, newPaymentId(), ['created']);
     // A transaction numbered its event and has not committed yet: its sequence is taken, its row not visible.
-    const [{ held }] = await em.execute<{ held: string }[]>(`select nextval(pg_get_serial_sequence('events', 'sequence')) as held`);
+    const [taken] = await em.execute<{ held: string }[]>(`select nextval(pg_get_serial_sequence('events', 'sequence')) as held`);
+    const held = taken!.held;
     const [after] = await commitPaymentEvents(world.service, tenant.environmentId, newPaymentId(), ['created']);
     expect(Number(after!.sequence)).toBeGreaterThan(Number(held));
 
