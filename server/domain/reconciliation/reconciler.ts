@@ -24,7 +24,7 @@ import { refreshPayment } from '../payments/sync';
 import { completeRegistration, type RegistrationSteps } from '../registration/create-once';
 import type { GatewayResource } from '../registration/columns';
 import { takeLapsedLease } from '../registration/lease';
-import { STEPS as subscriptionRegistration } from '../subscriptions/create';
+import { subscriptionRegistration } from '../subscriptions/create';
 import { Subscription } from '../subscriptions/subscription';
 import { refreshSubscription } from '../subscriptions/sync';
 import { claimDueReads, finishRead, releaseRead, type DueRead } from './claims';
@@ -49,47 +49,56 @@ async function organizationOf(em: EntityManager, environmentId: string): Promise
   return project.organization.id;
 }
 
-/** Finishes an interrupted create when nobody else is registering it; false when someone is (or it vanished). */
-async function finishRegistration<T extends GatewayResource>(em: EntityManager, services: Services, steps: RegistrationSteps<T, never, never>, resource: T): Promise<boolean> {
-  if (!(await takeLapsedLease(em, services, steps.entity, (resource as unknown as { id: string }).id))) return false;
-  await completeRegistration(em, services, steps, resource);
-  return true;
+/** What reconciliation needs to know of one aggregate. */
+interface KindSpec<T extends GatewayResource> {
+  name: ReconciledKind['name'];
+  entity: EntityClass<T>;
+  /** How its create is registered, to finish one that was interrupted. */
+  registration(em: EntityManager, resource: T): Promise<RegistrationSteps<T, never, never>>;
+  /** Its sync's own read of the gateway, applied under the row lock. */
+  refresh(em: EntityManager, services: Services, resource: T): Promise<T>;
+  isFinal(resource: T): boolean;
+  pixExpiresAt(resource: T): Date | null;
 }
 
-const PAYMENTS: ReconciledKind = {
+function reconciledKind<T extends GatewayResource>(spec: KindSpec<T>): ReconciledKind {
+  return {
+    name: spec.name,
+    entity: spec.entity as EntityClass<object>,
+    async read(em, services, id) {
+      const find = async (within: EntityManager) => (await within.findOne(spec.entity, { id } as never)) as T | null;
+      let resource = await find(em);
+      if (!resource) return null;
+      if (resource.gatewayRef) {
+        resource = await spec.refresh(em, services, resource);
+      } else {
+        // A create nobody repeated: finished with its stored request when nobody else is registering it.
+        if (await takeLapsedLease(em, services, spec.entity, id)) await completeRegistration(em, services, await spec.registration(em, resource), resource);
+        resource = await find(em.fork());
+        if (!resource) return null;
+      }
+      return { final: spec.isFinal(resource), pixExpiresAt: spec.pixExpiresAt(resource) };
+    },
+  };
+}
+
+const PAYMENTS = reconciledKind<Payment>({
   name: 'payment',
   entity: Payment,
-  async read(em, services, id) {
-    let payment = await em.findOne(Payment, { id });
-    if (!payment) return null;
-    if (!payment.gatewayRef) {
-      const steps = paymentRegistration(await organizationOf(em, payment.environment.id));
-      await finishRegistration(em, services, steps as RegistrationSteps<Payment, never, never>, payment);
-      payment = await em.fork().findOne(Payment, { id });
-      if (!payment) return null;
-    } else {
-      payment = await refreshPayment(em, services, payment);
-    }
-    return { final: isFinalPaymentStatus(payment.status), pixExpiresAt: payment.method === 'pix' ? (payment.expiresAt ?? null) : null };
-  },
-};
+  registration: async (em, payment) => paymentRegistration(await organizationOf(em, payment.environment.id)) as RegistrationSteps<Payment, never, never>,
+  refresh: (em, services, payment) => refreshPayment(em, services, payment),
+  isFinal: (payment) => isFinalPaymentStatus(payment.status),
+  pixExpiresAt: (payment) => (payment.method === 'pix' ? (payment.expiresAt ?? null) : null),
+});
 
-const SUBSCRIPTIONS: ReconciledKind = {
+const SUBSCRIPTIONS = reconciledKind<Subscription>({
   name: 'subscription',
   entity: Subscription,
-  async read(em, services, id) {
-    let subscription = await em.findOne(Subscription, { id });
-    if (!subscription) return null;
-    if (!subscription.gatewayRef) {
-      await finishRegistration(em, services, subscriptionRegistration as RegistrationSteps<Subscription, never, never>, subscription);
-      subscription = await em.fork().findOne(Subscription, { id });
-      if (!subscription) return null;
-    } else {
-      subscription = await refreshSubscription(em, services, id);
-    }
-    return { final: subscription.status === 'canceled', pixExpiresAt: null };
-  },
-};
+  registration: async () => subscriptionRegistration as RegistrationSteps<Subscription, never, never>,
+  refresh: (em, services, subscription) => refreshSubscription(em, services, subscription.id),
+  isFinal: (subscription) => subscription.status === 'canceled',
+  pixExpiresAt: () => null,
+});
 
 export const RECONCILED_KINDS: readonly ReconciledKind[] = [PAYMENTS, SUBSCRIPTIONS];
 

@@ -27,7 +27,7 @@ export type CreateSubscriptionRequest = z.output<typeof CreateSubscriptionBody>;
 export const CREATE_SUBSCRIPTION = raises([], RETURN_URL, BILLING_GATE, ROUTE_NEW, GATEWAY_REQUIREMENTS, GATEWAY_CALLS.getPlan, CREATE_ONCE, GATEWAY_CALLS.createSubscription);
 
 /** How a subscription is registered at its gateway (also used by reconciliation to finish an interrupted create). */
-export const STEPS: RegistrationSteps<Subscription, CreateSubscriptionInput, SubscriptionSnapshot> = {
+export const subscriptionRegistration: RegistrationSteps<Subscription, CreateSubscriptionInput, SubscriptionSnapshot> = {
   entity: Subscription,
   byExternalId: subscriptionByExternalId,
   call: (adapter, request) => adapter.createSubscription(request),
@@ -65,7 +65,7 @@ export async function createSubscription(context: RequestContext, request: Creat
   // A trial left out was stored as 0 before it could mean "the plan's": the fingerprint keeps reading it so.
   const create = { externalId: request.externalId, fingerprint: requestFingerprint({ ...request, trialDays: request.trialDays ?? 0 }) };
 
-  const replayed = await replayExisting(context, STEPS, create);
+  const replayed = await replayExisting(context, subscriptionRegistration, create);
   if (replayed) return replayed;
 
   if (routing.refusal) throw routing.refusal;
@@ -105,6 +105,6 @@ export async function createSubscription(context: RequestContext, request: Creat
     // Written by insertWithLease's own statement, never by a flush of this unit of work.
     { persist: false },
   );
-  if (!(await insertWithLease(context, Subscription, subscription, gatewayRequest))) return answerWinner(context, STEPS, create);
-  return { resource: await registerAtGateway(context, STEPS, subscription, route.adapter, gatewayRequest), replayed: false };
+  if (!(await insertWithLease(context, Subscription, subscription, gatewayRequest))) return answerWinner(context, subscriptionRegistration, create);
+  return { resource: await registerAtGateway(context, subscriptionRegistration, subscription, route.adapter, gatewayRequest), replayed: false };
 }
