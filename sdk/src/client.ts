@@ -3,7 +3,8 @@
  * generated contract types (`Operations`), so a contract change that breaks
  * a caller breaks its compilation, not its production traffic.
  */
-import type { Operations } from './generated/contract.js';
+import type { Event, Operations } from './generated/contract.js';
+import type { WebhookEventType } from './events.js';
 import type { WithResponse } from './response.js';
 import { extraHeaders, send, type HttpRequest, type RequestOptions, type TransportSettings } from './transport.js';
 import type { EnvironmentKind } from './types.js';
@@ -58,6 +59,7 @@ export class PaymentsClient {
   readonly environment: EnvironmentKind;
   readonly payments: PaymentsResource;
   readonly subscriptions: SubscriptionsResource;
+  readonly events: EventsResource;
   // A private field: not enumerable, not serialized, not shown by console.log.
   readonly #apiKey: string;
   readonly #settings: TransportSettings;
@@ -100,6 +102,7 @@ export class PaymentsClient {
     const call = <T>(request: HttpRequest, requestOptions?: RequestOptions) => send<T>(this.#settings, request, requestOptions);
     this.payments = new PaymentsResource(call);
     this.subscriptions = new SubscriptionsResource(call);
+    this.events = new EventsResource(call);
   }
 
   /** Checks the key: which organization, project and environment it belongs to. */
@@ -203,5 +206,55 @@ export class SubscriptionsResource {
    */
   async sync(id: string, options?: RequestOptions): Answer<'subscriptions-sync'> {
     return this.#call({ method: 'POST', path: `/v1/subscriptions/${segment(id)}/sync` }, options);
+  }
+}
+
+/** What `events.list` takes: all optional. */
+export interface ListEventsParams {
+  /** The id of the last event you processed (`evt_…`); the list continues strictly after it. Omitted: from the oldest event kept. */
+  after?: string;
+  /** Only events of this type. */
+  type?: WebhookEventType;
+  /** Events per page, 1 to 100 (the service's default: 50). */
+  limit?: number;
+}
+
+/**
+ * The events webhooks deliver, listed in the order they happened (decision 19):
+ * a receiver that was down reads what it missed from the last event id it
+ * processed. Each event is exactly the body a delivery carries; deduplicate
+ * on `id` as for deliveries. Events are kept at least 30 days.
+ */
+export class EventsResource {
+  readonly #call: Call;
+  constructor(call: Call) {
+    this.#call = call;
+  }
+
+  /** One page: `{data, hasMore, nextCursor}`; pass `nextCursor` as `after` for the next one. */
+  list(params: ListEventsParams = {}, options?: RequestOptions): Answer<'events-list'> {
+    const query: Record<string, string> = {};
+    if (params.after !== undefined) query.after = params.after;
+    if (params.type !== undefined) query.type = params.type;
+    if (params.limit !== undefined) {
+      if (!Number.isInteger(params.limit) || params.limit < 1 || params.limit > 100) return Promise.reject(new TypeError('events.list: limit must be an integer from 1 to 100.'));
+      query.limit = String(params.limit);
+    }
+    return this.#call({ method: 'GET', path: '/v1/events', query }, options);
+  }
+
+  /**
+   * Every event after `after`, oldest first, fetching pages of `pageSize`
+   * (default 100) as it goes, until it is caught up. Store each event's `id`
+   * once processed: that is where the next catch-up starts.
+   */
+  async *iterate(params: Omit<ListEventsParams, 'limit'> & { pageSize?: number } = {}, options?: RequestOptions): AsyncGenerator<Event, void, undefined> {
+    let after = params.after;
+    for (;;) {
+      const page = await this.list({ after, type: params.type, limit: params.pageSize ?? 100 }, options);
+      yield* page.data;
+      if (!page.hasMore || page.nextCursor === null || page.data.length === 0) return;
+      after = page.nextCursor;
+    }
   }
 }

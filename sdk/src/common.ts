@@ -1,5 +1,5 @@
 /** What both entries export: the client, its errors and metadata, events, webhook errors and types, the contract types. */
-export { PaymentsClient, PaymentsResource, SubscriptionsResource, type PaymentsClientOptions } from './client.js';
+export { PaymentsClient, PaymentsResource, SubscriptionsResource, EventsResource, type PaymentsClientOptions, type ListEventsParams } from './client.js';
 export { SDK_VERSION } from './version.js';
 export type { RequestOptions } from './transport.js';
 export type { ResponseMetadata, RateLimitInfo, WithResponse } from './response.js';
