@@ -17,7 +17,7 @@ import type { GatewayName } from '../../contract/enums';
 import { Environment, Project } from '../../db/entities';
 import type { EntityManager } from '../../db/orm';
 import type { Services } from '../../services';
-import { lostByTheGateway } from '../gateway-calls';
+import { lostByTheGateway, refusedByTheGateway } from '../gateway-calls';
 import { paymentRegistration } from '../payments/create';
 import { isFinalPaymentStatus, Payment } from '../payments/payment';
 import { refreshPayment } from '../payments/sync';
@@ -172,7 +172,10 @@ export class Reconciler {
       if (!found) return;
     } catch (error) {
       // A lost resource was recorded by the read itself (warn, off the schedule); anything else is tried again at the next step.
-      if (!lostByTheGateway(error)) {
+      if (refusedByTheGateway(error)) {
+        // Finishing an interrupted create, the gateway refused its request: as for the create itself, the row is gone.
+        services.log.warn({ [`${kind.name}Id`]: claim.id, gateway: claim.gateway }, `the gateway refused the interrupted create of this ${kind.name}; it was removed and its externalId is free again`);
+      } else if (!lostByTheGateway(error)) {
         services.log.warn({ err: error, [`${kind.name}Id`]: claim.id, gateway: claim.gateway }, `reconciliation could not read the ${kind.name}; it is read again at its next step`);
       }
     }
