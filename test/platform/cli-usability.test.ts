@@ -100,8 +100,9 @@ describe('payments-admin for scripts', () => {
     expect(envs.map((e: { id: string }) => e.id)).toEqual([environmentId]);
   });
 
-  it('unknown ids are not_found (exit 3), one line on stderr, nothing on stdout; with --json the error is JSON', async () => {
-    for (const args of [
+  // Twenty CLI runs: side by side, with room for a busy machine (each start of the CLI costs a second or more there).
+  it('unknown ids are not_found (exit 3), one line on stderr, nothing on stdout; with --json the error is JSON', { timeout: 120_000 }, async () => {
+    const cases = [
       ['key', 'list', '--env', 'env_nope'],
       ['project', 'list', '--org', 'org_nope'],
       ['env', 'list', '--project', 'prj_nope'],
@@ -112,7 +113,8 @@ describe('payments-admin for scripts', () => {
       ['key', 'revoke', 'key_nope'],
       ['org', 'usage', 'org_nope'],
       ['sim', 'pay', 'pay_nope'],
-    ]) {
+    ];
+    await Promise.all(cases.map(async (args) => {
       const human = await admin(args);
       expect(human.code, args.join(' ')).toBe(EXIT_CODES.not_found);
       expect(human.stdout).toBe('');
@@ -122,7 +124,7 @@ describe('payments-admin for scripts', () => {
       expect(json.code).toBe(3);
       expect(json.stdout).toBe('');
       expect(JSON.parse(json.stderr)).toEqual({ error: 'not_found', message: expect.stringContaining('_nope') });
-    }
+    }));
   });
 
   it('usage errors exit 2: unknown command, missing option, unknown event type, a value an action refuses', async () => {
