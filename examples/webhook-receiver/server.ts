@@ -7,11 +7,18 @@
  * Repeats are recognised by the envelope's `id` (`evt_…`): the signature
  * covers it. `X-Service-Delivery-Id` is not signed, so anyone replaying a
  * captured body could put any value there; it is only logged.
+ *
+ * With `catchUp`, it also reads what it missed while it was down: on start,
+ * the events after the last one it processed, from GET /v1/events (the
+ * same envelopes, same ids, in order), through the same handler and the same
+ * deduplication. Deliveries that arrive meanwhile are handled as usual; the
+ * remembered id moves with the catch-up, then with each delivery handled.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhookDelivery, WebhookVerificationError, type WebhookEvent } from '@service-payments/sdk';
+import { verifyWebhookDelivery, WebhookVerificationError, type PaymentsClient, type WebhookEvent } from '@service-payments/sdk';
 import { handleEvent, type Log } from './handlers.js';
+import type { LastEventStore } from './last-event.js';
 import { SeenEvents } from './seen-events.js';
 
 export interface WebhookReceiverOptions {
@@ -30,10 +37,14 @@ export interface WebhookReceiverOptions {
   /** Replaces the example's handling (the default logs what a shop would do). */
   onEvent?: (event: WebhookEvent) => Promise<void> | void;
   log?: Log;
+  /** Reads the events missed while down (GET /v1/events) on start, after the id `lastEvent` remembers. */
+  catchUp?: { client: Pick<PaymentsClient, 'events'>; lastEvent: LastEventStore };
 }
 
 export interface RunningWebhookReceiver {
   url: string;
+  /** Settles when the catch-up on start is over (how many events it handled); 0 at once without `catchUp`. */
+  caughtUp: Promise<number>;
   close(): Promise<void>;
 }
 
@@ -48,6 +59,11 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
   const log = options.log ?? ((line: string) => console.log(line));
   const onEvent = options.onEvent ?? ((event: WebhookEvent) => handleEvent(event, log));
   const seen = new SeenEvents();
+  /** Until the catch-up is over, deliveries do not move the remembered id: a crash then would skip what is left to read. */
+  let catchingUp = options.catchUp !== undefined;
+  const remember = async (eventId: string) => {
+    if (options.catchUp && !catchingUp) await options.catchUp.lastEvent.write(eventId);
+  };
 
   const server = createServer((req, res) => {
     if (new URL(req.url ?? '/', 'http://receiver.local').pathname !== path) return reply(res, 404, { error: 'not_found' });
@@ -76,6 +92,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
         setImmediate(() => {
           Promise.resolve()
             .then(() => onEvent(event))
+            .then(() => remember(event.id))
             .catch((error: unknown) => {
               seen.release(event.id);
               log(`handling ${event.type} ${event.id} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -94,10 +111,53 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host ?? '127.0.0.1';
+
+  // Listening first: deliveries of new events are taken while the missed ones are read.
+  const caughtUp = options.catchUp ? catchUp(options.catchUp, seen, onEvent, log).finally(() => (catchingUp = false)) : Promise.resolve(0);
+  caughtUp.catch((error: unknown) => log(`catching up failed: ${error instanceof Error ? error.message : String(error)}; restart to try again`));
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`,
+    caughtUp,
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
+}
+
+/**
+ * Every event after the remembered one, oldest first, each handled once and
+ * then remembered. The API answers with the caller's API key over HTTPS, so
+ * these events carry no signature; they are the envelopes deliveries carry.
+ * A failure stops the catch-up where it is: the next start resumes there.
+ */
+async function catchUp(
+  { client, lastEvent }: NonNullable<WebhookReceiverOptions['catchUp']>,
+  seen: SeenEvents,
+  onEvent: (event: WebhookEvent) => Promise<void> | void,
+  log: Log,
+): Promise<number> {
+  const after = await lastEvent.read();
+  // Nothing remembered: a receiver starting for the first time, which has missed nothing of its own. Replaying the
+  // whole retained history instead could act again on what another receiver already handled.
+  if (after === undefined) {
+    log('no event remembered yet: the first delivery handled will be where the next catch-up starts');
+    return 0;
+  }
+  let handled = 0;
+  for await (const listed of client.events.iterate({ after })) {
+    // The same envelope a delivery carries; the API's type leaves `data` open, as new event types may come.
+    const event = listed as unknown as WebhookEvent;
+    if (seen.claim(event.id)) {
+      try {
+        await onEvent(event);
+      } catch (error) {
+        seen.release(event.id);
+        throw error;
+      }
+      handled += 1;
+    }
+    await lastEvent.write(event.id);
+  }
+  log(handled > 0 ? `caught up: handled ${handled} event(s) missed after ${after}` : 'caught up: nothing was missed');
+  return handled;
 }
 
 /** The body exactly as sent (the signature covers these bytes), or undefined when it is too large. */
