@@ -4,7 +4,8 @@ import { WebhookDelivery } from './webhook-delivery';
 export const WEBHOOK_ATTEMPT_OUTCOMES = ['SENT', 'FAILED', 'INTERRUPTED'] as const;
 export type WebhookAttemptOutcome = (typeof WEBHOOK_ATTEMPT_OUTCOMES)[number];
 
-export const WEBHOOK_ATTEMPT_TRIGGERS = ['dispatch', 'resend'] as const;
+/** `dispatch`: the first automatic attempt (or one queued again); `retry`: a scheduled automatic retry; `resend`: an operator's. */
+export const WEBHOOK_ATTEMPT_TRIGGERS = ['dispatch', 'retry', 'resend'] as const;
 export type WebhookAttemptTrigger = (typeof WEBHOOK_ATTEMPT_TRIGGERS)[number];
 
 /**

@@ -7,7 +7,9 @@ import { WebhookEndpoint } from './webhook-endpoint';
 
 /**
  * One event to one endpoint (`wd_` id). `PENDING` until its first attempt has
- * an outcome; then the outcome of its latest attempt (`SENT` or `FAILED`).
+ * an outcome, or, on an endpoint with retries on, while it waits for its next
+ * scheduled attempt (`nextAttemptAt`); then the outcome of its latest attempt
+ * (`SENT`, or `FAILED` once no automatic attempt is left).
  *
  * The exact bytes sent (`body`), their timestamp and signature are fixed when
  * the first attempt starts and never rewritten, so a resend is byte-identical
@@ -26,6 +28,8 @@ export const WebhookDeliverySchema = defineEntity({
     { properties: ['environment', 'status'] },
     // Pruning old events (domain/events-feed/prune.ts) finds their deliveries by event.
     { properties: ['event'] },
+    // An endpoint's recent attempts (its success rate over the last 24 h, webhooks/endpoint-health.ts).
+    { properties: ['endpoint', 'lastAttemptAt'] },
   ],
   properties: {
     id: p.string().primary().onCreate(() => newId('wd')),
@@ -47,6 +51,11 @@ export const WebhookDeliverySchema = defineEntity({
     leaseOwner: p.string().length(64).nullable(),
     leaseUntil: p.datetime().nullable(),
     lastAttemptAt: p.datetime().nullable(),
+    /**
+     * Set while a `PENDING` delivery waits for its next automatic retry (an endpoint with retries on): the dispatcher
+     * claims it once this has passed. Null for a delivery due at once and for every finished one.
+     */
+    nextAttemptAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -24,6 +24,11 @@ export const WebhookEndpointSchema = defineEntity({
     /** Event types this endpoint receives; empty means every type. */
     enabledEvents: p.json<string[]>(),
     enabled: p.boolean().default(true),
+    /**
+     * Automatic retries (decision 23), off unless the merchant turns them on: a delivery failed by timeout, network
+     * error or 5xx is attempted again on WEBHOOK_RETRY_SCHEDULE; off, spec 6.6 holds (one attempt, then FAILED).
+     */
+    retries: p.boolean().default(false),
     description: p.string().length(TEXT_LIMITS.description).nullable(),
     /** The signing secret sealed with the master key (domain/secret-box.ts); never stored in plaintext. */
     secretSealed: p.text(),

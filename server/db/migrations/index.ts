@@ -12,6 +12,7 @@ import { Migration20261124120000_quota_counters } from './Migration2026112412000
 import { Migration20261124130000_password_resets } from './Migration20261124130000_password_resets';
 import { Migration20261125082857_money_truth } from './Migration20261125082857_money_truth';
 import { Migration20261125091638_events_feed_indexes } from './Migration20261125091638_events_feed_indexes';
+import { Migration20261125093607_webhook_retries } from './Migration20261125093607_webhook_retries';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -26,4 +27,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124130000_password_resets', class: Migration20261124130000_password_resets },
   { name: 'Migration20261125082857_money_truth', class: Migration20261125082857_money_truth },
   { name: 'Migration20261125091638_events_feed_indexes', class: Migration20261125091638_events_feed_indexes },
+  { name: 'Migration20261125093607_webhook_retries', class: Migration20261125093607_webhook_retries },
 ];
