@@ -45,10 +45,11 @@ export const getPaymentByExternalId = authedProcedure
       path: '/v1/payments',
       tags: ['payments'],
       summary: 'Find a payment by externalId',
-      description: 'Reads the stored payment; never calls the gateway.',
+      description:
+        'Reads the stored payment; never calls the gateway. `externalId` missing or empty: 400 `missing_query`; a value that cannot be an externalId (a control character, more than 255 characters, the parameter repeated): 400 `invalid_input` at `externalId`.',
       protect: true,
     },
-    errors: routeErrors(FIND_PAYMENT_BY_EXTERNAL_ID),
+    errors: routeErrors(FIND_PAYMENT_BY_EXTERNAL_ID, { query: true }),
   })
   .input(ExternalIdQuery)
   .output(Payment)
@@ -70,11 +71,11 @@ export const cancelPaymentProcedure = authedProcedure
       path: '/v1/payments/{id}/cancel',
       tags: ['payments'],
       summary: 'Cancel an unpaid card payment',
-      description: 'No request body. Checks, in order: not found → 404; method `pix` → 400 `cannot_cancel_pix`; `paid` → 409 `cannot_cancel_paid`; `canceled`, `expired`, `failed` → 409 `already_canceled` with `status`; `processing` → 409 `cannot_cancel_status` with `status`; no `gatewayRef` → 409 `missing_gateway_ref`. Cancel is not a refund: a paid payment cannot be canceled. Emits `payment.canceled`.',
+      description: 'No request body (a body that is not JSON is 400 `invalid_json`, any field in one is 400 `invalid_input`). Checks, in order: not found → 404; method `pix` → 400 `cannot_cancel_pix`; `paid` → 409 `cannot_cancel_paid`; `canceled`, `expired`, `failed` → 409 `already_canceled` with `status`; `processing` → 409 `cannot_cancel_status` with `status`; no `gatewayRef` → 409 `missing_gateway_ref`. Cancel is not a refund: a paid payment cannot be canceled. Emits `payment.canceled`.',
       protect: true,
     },
     rateLimit: 'payments_cancel',
-    errors: routeErrors(CANCEL_PAYMENT),
+    errors: routeErrors(CANCEL_PAYMENT, { body: true }),
   })
   .input(PaymentIdNoBody)
   .output(Payment)
@@ -88,15 +89,16 @@ export const syncPaymentProcedure = authedProcedure
       tags: ['payments'],
       summary: 'Refresh a payment from its gateway',
       description:
-        'No request body. Queries the gateway now and applies its answer as the gateway\'s present truth: among unfinished statuses it moves in any direction (a card the gateway moved from `processing` back to awaiting payment becomes `pending` again and can be canceled); ' +
+        'No request body (a body that is not JSON is 400 `invalid_json`, any field in one is 400 `invalid_input`). Queries the gateway now and applies its answer as the gateway\'s present truth: among unfinished statuses it moves in any direction (a card the gateway moved from `processing` back to awaiting payment becomes `pending` again and can be canceled); ' +
         'a final status stays final, except that a payment the gateway reports paid after it had expired, been canceled or failed becomes `paid` (money received is never dropped; it is logged for operators as a late payment). ' +
         'Sends the event of the new status when it changed (`processing` sends none). Also recovers a Pix code that was missing after creation (then `payment.pending`). ' +
         '409 `missing_gateway_ref` when the payment was never registered at its gateway (repeat the create), and also when the gateway answers that it no longer knows it: retrying will not help, and operators see it listed. ' +
-        'Inbound gateway notifications are placed by the gateway\'s own event time: one older than what a sync already applied changes nothing.',
+        'Inbound gateway notifications are placed by the gateway\'s own event time: one older than what a sync already applied changes nothing. ' +
+        'Never 501 `not_implemented`, which the contract allows here: every gateway can be asked for a payment, so no adapter lacks this action.',
       protect: true,
     },
     rateLimit: 'payments_sync',
-    errors: routeErrors(SYNC_PAYMENT),
+    errors: routeErrors(SYNC_PAYMENT, { body: true }),
   })
   .input(PaymentIdNoBody)
   .output(Payment)

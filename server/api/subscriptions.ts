@@ -20,7 +20,8 @@ export const createSubscriptionProcedure = authedProcedure
         'Subscriptions are card-only and routed by the SUBSCRIPTION rule. Initial status `trialing` when `trialDays > 0`, else `active`. ' +
         "On gateway_c the plan fixes the trial as it fixes amount and interval: `trialDays` left out (or null) is the plan's trial days, and any other value than the plan's is 400 `invalid_input` at `trialDays`, naming the plan's; the stored subscription says the trial the customer really gets. Elsewhere `trialDays` defaults to 0. " +
         'Idempotent by `externalId` per environment, like payments (a repeat answers 201 with the existing subscription and `Idempotent-Replayed: true`). On gateway_c the subscription starts as a checkout link (`gatewayRef` `pl_…`, `checkoutUrl`) and ' +
-        '`subscription.created` is sent when the customer completes checkout and `gatewayRef` becomes `sub_…`; elsewhere it is sent at once.',
+        '`subscription.created` is sent when the customer completes checkout and `gatewayRef` becomes `sub_…`; elsewhere it is sent at once. ' +
+        'Never 409 `action_not_implemented`, which the contract allows here: every gateway creates card subscriptions.',
       protect: true,
     },
     successStatus: 201,
@@ -33,8 +34,16 @@ export const createSubscriptionProcedure = authedProcedure
 
 export const getSubscriptionByExternalId = authedProcedure
   .meta({
-    openapi: { method: 'GET', path: '/v1/subscriptions', tags: ['subscriptions'], summary: 'Find a subscription by externalId', description: 'Stored record only; no gateway call.', protect: true },
-    errors: routeErrors(FIND_SUBSCRIPTION_BY_EXTERNAL_ID),
+    openapi: {
+      method: 'GET',
+      path: '/v1/subscriptions',
+      tags: ['subscriptions'],
+      summary: 'Find a subscription by externalId',
+      description:
+        'Stored record only; no gateway call. `externalId` missing or empty: 400 `missing_query`; a value that cannot be an externalId (a control character, more than 255 characters, the parameter repeated): 400 `invalid_input` at `externalId`.',
+      protect: true,
+    },
+    errors: routeErrors(FIND_SUBSCRIPTION_BY_EXTERNAL_ID, { query: true }),
   })
   .input(ExternalIdQuery)
   .output(Subscription)
@@ -70,7 +79,8 @@ export const cancelSubscriptionProcedure = authedProcedure
         '`subscription.canceled` is sent when the cancel takes effect. A gateway_c subscription whose customer never completed checkout (`gatewayRef` `pl_…`) is ' +
         'canceled by deactivating its checkout link, which can then no longer be paid; it has no period yet, so `atPeriodEnd: true` is 400 `invalid_input`. ' +
         'If the customer completes that checkout at the very moment of the cancel, the gateway subscription that appears is canceled at once and no ' +
-        '`subscription.created` follows. 409 `missing_gateway_ref` while the create has not been registered at the gateway yet (repeat the create).',
+        '`subscription.created` follows. 409 `missing_gateway_ref` while the create has not been registered at the gateway yet (repeat the create). ' +
+        'Never 409 `action_not_implemented`, which the contract allows here: every gateway cancels subscriptions now, and where one cannot cancel at the end of the period that is 400 `invalid_input` at `atPeriodEnd`, as the contract says.',
       protect: true,
     },
     errors: routeErrors(CANCEL_SUBSCRIPTION, { body: true }),
