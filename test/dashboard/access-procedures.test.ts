@@ -105,6 +105,8 @@ const CASES: Record<string, Case> = {
   'subscriptions.get': { need: 'read', outsider: 'not_found', input: (f) => ({ subscriptionId: f.subscriptionId }) },
   'sandbox.createPayment': { need: 'develop', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId, payment: { ...validPayment(), currency: 'BRL' } }) },
   'overview.summary': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId, days: 7 }) },
+  // One environment for its members; without one (every environment) it is an operator's view, tested with the CLI.
+  'reconciliation.status': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
   'members.list': { need: 'read', outsider: 'not_found', input: (f) => ({ organizationId: f.organizationId }) },
   'members.invite': { need: 'own', outsider: 'not_found', input: (f) => ({ organizationId: f.organizationId, email: uniqueEmail('invited'), role: 'viewer' }) },
   'members.add': { need: 'operator', outsider: 'forbidden', input: (f) => ({ organizationId: f.organizationId, email: f.disposableEmail, role: 'viewer' }) },
