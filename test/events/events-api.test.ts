@@ -161,6 +161,15 @@ describe('GET /v1/events', () => {
     expect(Object.keys(body).sort()).toEqual(['error', 'issues', 'message']);
   });
 
+  it('is in the OpenAPI document with its example, its errors and the reading of decision 19', async () => {
+    const document = await (await fetch(`${world.service.url}/v1/openapi.json`)).json();
+    const operation = document.paths['/v1/events'].get;
+    expect(operation.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['after', 'limit', 'type']);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '429', '500']);
+    expect(operation.responses['200'].content['application/json'].examples.eventPage.value.data[0].id).toMatch(/^evt_/);
+    expect(document.info.description).toContain('Catching up on events');
+  });
+
   it('needs an API key', async () => {
     const response = await fetch(`${world.service.url}/v1/events`);
     expect(response.status).toBe(401);
