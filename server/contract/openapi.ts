@@ -24,6 +24,7 @@ type Operation = {
   responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
 };
 type RouteMeta = { openapi?: { method: string; path: string }; successStatus?: number; errors?: readonly string[]; rateLimit?: string; idempotentCreate?: true };
+type RouteFacts = RouteMeta & { strictInput: boolean };
 
 const ERROR_RESPONSE_SCHEMA: SchemaObject = {
   type: 'object',
@@ -178,13 +179,31 @@ function successExamples(success: { content?: Record<string, unknown> }): void {
   if (json && name && example) json.examples = { [name.charAt(0).toLowerCase() + name.slice(1)]: example };
 }
 
-function metaByRoute(router: AnyRouter): Map<string, RouteMeta> {
-  const routes = new Map<string, RouteMeta>();
-  for (const procedure of Object.values(router._def.procedures) as { _def: { meta?: RouteMeta } }[]) {
+/** True for a `z.strictObject` input (its catch-all is `never`): the route refuses fields it does not know (decision 12). */
+function isStrictObject(input: unknown): boolean {
+  const def = (input as { _zod?: { def?: { type?: string; catchall?: { _zod?: { def?: { type?: string } } } } } } | undefined)?._zod?.def;
+  return def?.type === 'object' && def.catchall?._zod?.def?.type === 'never';
+}
+
+function metaByRoute(router: AnyRouter): Map<string, RouteFacts> {
+  const routes = new Map<string, RouteFacts>();
+  for (const procedure of Object.values(router._def.procedures) as { _def: { meta?: RouteMeta; inputs?: unknown[] } }[]) {
     const meta = procedure._def.meta;
-    if (meta?.openapi) routes.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, meta);
+    const strictInput = (procedure._def.inputs ?? []).some(isStrictObject);
+    if (meta?.openapi) routes.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, { ...meta, strictInput });
   }
   return routes;
+}
+
+/**
+ * trpc-to-openapi rebuilds a refined input (CreatePaymentInput's pix/card
+ * rule) as a plain `z.object`, which documents an open body although the
+ * service refuses unknown fields: a strict input's body is closed here again.
+ */
+function closeStrictBody(operation: Operation): void {
+  const body = operation.requestBody;
+  const schema = body && !('$ref' in body) ? (body.content?.['application/json']?.schema as SchemaObject | undefined) : undefined;
+  if (schema?.type === 'object' && schema.additionalProperties === undefined) schema.additionalProperties = false;
 }
 
 export function buildOpenApiDocument(router: AnyRouter, baseUrl: string): OpenAPIObject {
@@ -209,6 +228,7 @@ export function buildOpenApiDocument(router: AnyRouter, baseUrl: string): OpenAP
       const authenticated = Array.isArray(value.security) && value.security.length > 0;
       // The root requires the API key; a public route says so explicitly.
       if (!authenticated) value.security = [];
+      if (meta.strictInput) closeStrictBody(value);
       const success = value.responses['200'];
       if (success) successExamples(success);
       const responses: Operation['responses'] = {};

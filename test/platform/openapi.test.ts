@@ -74,6 +74,33 @@ describe('the published contract', () => {
     expect(JSON.stringify(document)).not.toContain('__schema');
   });
 
+  it('closes every request body, as the service refuses unknown fields (decision 12), and states what the resources really carry', () => {
+    for (const name of ['CreatePaymentRequest', 'CreateSubscriptionRequest', 'CancelSubscriptionRequest']) {
+      expect(document.components.schemas[name].additionalProperties, name).toBe(false);
+    }
+    const { Payment: payment, Subscription: subscription, Event: event } = document.components.schemas;
+    expect(payment.properties.id.pattern).toBe('^pay_[0-9a-z]{24}$');
+    expect(subscription.properties.id.pattern).toBe('^sub_[0-9a-z]{24}$');
+    expect(event.properties.id.pattern).toBe('^evt_[0-9a-z]{24}$');
+    expect(payment.properties.amount.minimum).toBe(0);
+    expect(subscription.properties.amount.exclusiveMinimum).toBe(0);
+    const pix = payment.properties.pix.anyOf.find((branch: { type: string }) => branch.type === 'object');
+    expect(pix.properties).toEqual({ qrCode: { type: 'string' }, qrCodeText: { type: 'string' } });
+    expect(subscription.properties.createdAt.format).toBe('date-time');
+  });
+
+  it('documents invalid_json and invalid_input on every POST route and invalid_input on the externalId lookups', () => {
+    const codesAt = (path: string, method: string) => document.paths[path][method].responses['400'].content['application/json'].schema.allOf[1].properties.error.enum;
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      if (item.post) expect(codesAt(path, 'post'), path).toEqual(expect.arrayContaining(['invalid_json', 'invalid_input']));
+    }
+    expect(codesAt('/v1/payments', 'get')).toEqual(expect.arrayContaining(['missing_query', 'invalid_input']));
+    expect(codesAt('/v1/subscriptions', 'get')).toEqual(expect.arrayContaining(['missing_query', 'invalid_input']));
+    expect(document.paths['/v1/payments/{id}/sync'].post.description).toContain('Never 501 `not_implemented`');
+    expect(document.paths['/v1/subscriptions'].post.description).toContain('Never 409 `action_not_implemented`');
+    expect(document.paths['/v1/subscriptions/{id}/cancel'].post.description).toContain('Never 409 `action_not_implemented`');
+  });
+
   it('states the readings of the contract', () => {
     const description: string = document.info.description;
     for (const phrase of ['Error bodies', 'Payment cancel', 'Subscription initial status', 'Precedence', 'Rate-limit headers', 'Repeated `externalId`', 'Metadata rules', '`currency`', 'Outbound event `provider`', 'Webhook delivery']) {

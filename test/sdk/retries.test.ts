@@ -15,7 +15,7 @@ const payment: Payment = {
   gatewayRef: 'ch_1',
   customer: null,
   checkoutUrl: null,
-  pix: { qrCode: null, qrCodeText: '000201…' },
+  pix: { qrCode: 'https://gateway.example/qr.png', qrCodeText: '000201…' },
   card: null,
   createdAt: '2026-11-25T12:00:00.000Z',
   updatedAt: '2026-11-25T12:00:00.000Z',

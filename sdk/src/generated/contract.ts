@@ -212,15 +212,24 @@ export type Payment = {
   status: "created" | "pending" | "processing" | "paid" | "failed" | "canceled" | "expired";
   method: "pix" | "card";
   gateway: "gateway_a" | "gateway_b" | "gateway_c";
+  /**
+   * Integer cents. A payment you create is at least 1; a recurring charge of a subscription carries the amount its gateway reports charging, never negative.
+   * minimum: 0
+   */
   amount: number;
   currency: "BRL";
-  externalId: string | null;
+  /**
+   * Your idempotency identifier (always present); a recurring charge the gateway created has `<subscription id>:<gateway reference>`.
+   * minLength: 1
+   */
+  externalId: string;
   gatewayRef: string | null;
   customer: Customer;
   checkoutUrl: string | null;
+  /** Pix: the code, once the gateway has handed it over (both parts together); null for card and until then. */
   pix: {
-    qrCode: string | null;
-    qrCodeText: string | null;
+    qrCode: string;
+    qrCodeText: string;
   } | null;
   card: {
     brand: string;
@@ -249,22 +258,40 @@ export type Subscription = {
   status: "trialing" | "active" | "past_due" | "canceled";
   method: "pix" | "card";
   gateway: "gateway_a" | "gateway_b" | "gateway_c";
+  /**
+   * Recurring amount in integer cents (on gateway_c, the plan's).
+   * exclusiveMinimum: 0
+   */
   amount: number;
   currency: "BRL";
   interval: "monthly" | "yearly";
+  /**
+   * Trial days the customer really gets (on gateway_c, the plan's).
+   * minimum: 0
+   */
   trialDays: number;
   trialEndsAt: string | null;
   /** ISO 8601 timestamp of the next expected recurring charge; null once a cancel has taken effect. */
   nextBillingAt: string | null;
   cancelAtPeriodEnd: boolean;
   canceledAt: string | null;
-  externalId: string | null;
+  /**
+   * Your idempotency identifier (always present).
+   * minLength: 1
+   */
+  externalId: string;
   gatewayRef: string | null;
   checkoutUrl: string | null;
   customer: Customer;
-  /** ISO 8601 timestamp */
+  /**
+   * ISO 8601 timestamp (UTC)
+   * format: date-time
+   */
   createdAt: string;
-  /** When the stored subscription last changed (status, dates from the gateway, a cancel). */
+  /**
+   * When the stored subscription last changed (status, dates from the gateway, a cancel).
+   * format: date-time
+   */
   updatedAt: string;
 };
 
@@ -305,7 +332,7 @@ export interface Operations {
     successStatus: 200;
     request: never;
     response: Payment;
-    errors: "invalid_id" | "cannot_cancel_pix" | "unauthorized" | "not_found" | "cannot_cancel_status" | "cannot_cancel_paid" | "already_canceled" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
+    errors: "invalid_json" | "invalid_input" | "invalid_id" | "cannot_cancel_pix" | "unauthorized" | "not_found" | "cannot_cancel_status" | "cannot_cancel_paid" | "already_canceled" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
   };
   "payments-create": {
     method: "POST";
@@ -321,7 +348,7 @@ export interface Operations {
     successStatus: 200;
     request: never;
     response: Payment;
-    errors: "missing_query" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
+    errors: "invalid_input" | "missing_query" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
   };
   "payments-get": {
     method: "GET";
@@ -337,7 +364,7 @@ export interface Operations {
     successStatus: 200;
     request: never;
     response: Payment;
-    errors: "invalid_id" | "unauthorized" | "not_found" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
+    errors: "invalid_json" | "invalid_input" | "invalid_id" | "unauthorized" | "not_found" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
   };
   "subscriptions-cancel": {
     method: "POST";
@@ -361,7 +388,7 @@ export interface Operations {
     successStatus: 200;
     request: never;
     response: Subscription;
-    errors: "missing_query" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
+    errors: "invalid_input" | "missing_query" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
   };
   "subscriptions-get": {
     method: "GET";

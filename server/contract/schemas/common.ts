@@ -1,5 +1,6 @@
 /** Request pieces shared by payment and subscription creation: customer, metadata, amounts, enums. */
 import { z } from 'zod';
+import type { IdPrefix } from '../ids';
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, TEXT_LIMITS } from '../limits';
 import { text, textProblem } from './text';
 
@@ -67,6 +68,13 @@ export const MetadataInput = z
 
 /** An instant in responses: ISO 8601 in UTC with milliseconds (`toISOString`). */
 export const Timestamp = z.iso.datetime().meta({ description: 'ISO 8601 timestamp (UTC)', example: '2026-11-25T12:00:00.000Z' });
+
+/**
+ * A public id in a response: `<prefix>_` and 24 lower-case letters and digits
+ * (contract/ids.ts makes every one of them; a path id of another form is
+ * refused before any read), so a client can check what it stores.
+ */
+export const PublicId = (prefix: IdPrefix) => z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{24}$`));
 
 export const Amount = z.int().positive().meta({ description: 'Integer amount in cents (minor units of BRL).' });
 export const Currency = z.literal('BRL').default('BRL').meta({ description: 'Only BRL.' });

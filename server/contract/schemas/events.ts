@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from '../event-types';
-import { Timestamp } from './common';
+import { PublicId, Timestamp } from './common';
 
 export const EVENTS_PAGE_SIZE = { default: 50, max: 100 } as const;
 /** Kept at least this long (the founders' promise); EVENT_RETENTION_DAYS may only lengthen it. */
@@ -37,7 +37,7 @@ export const ListEventsQuery = z.object({
 
 export const Event = z
   .object({
-    id: z.string().meta({ description: 'Event id, `evt_…`: the same id the webhook delivery carried. Deduplicate on it.', example: 'evt_0a1b2c3d4e5f6g7h8i9j0k1l' }),
+    id: PublicId('evt').meta({ description: 'Event id, `evt_…`: the same id the webhook delivery carried. Deduplicate on it.', example: 'evt_0a1b2c3d4e5f6g7h8i9j0k1l' }),
     type: z.string().meta({ description: `Event type (${WEBHOOK_EVENT_TYPES.join(', ')}); new types may be added, ignore the ones you do not know.` }),
     createdAt: Timestamp.meta({ description: 'When the change that caused the event happened (ISO 8601, UTC).' }),
     data: z.record(z.string(), z.unknown()).meta({ description: 'The payment or subscription as of the change (the fields of the webhook section of the contract), never rewritten.' }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GATEWAY_NAMES, PAYMENT_METHODS, PAYMENT_STATUSES } from '../enums';
-import { Amount, caseInsensitiveEnum, Currency, CustomerInput, CustomerOutput, ExternalId, MetadataInput, ReturnUrl, Timestamp } from './common';
+import { Amount, caseInsensitiveEnum, Currency, CustomerInput, CustomerOutput, ExternalId, MetadataInput, PublicId, ReturnUrl, Timestamp } from './common';
 
 export const CreatePaymentInput = z
   .strictObject({
@@ -26,17 +26,28 @@ export const CreatePaymentInput = z
 
 export const Payment = z
   .object({
-    id: z.string().meta({ example: 'pay_3k2j4h5g6f7d8s9a0q1w2e3r' }),
+    id: PublicId('pay').meta({ example: 'pay_3k2j4h5g6f7d8s9a0q1w2e3r' }),
     status: z.enum(PAYMENT_STATUSES),
     method: z.enum(PAYMENT_METHODS),
     gateway: z.enum(GATEWAY_NAMES),
-    amount: z.int(),
+    amount: z
+      .int()
+      .min(0)
+      .meta({
+        description:
+          'Integer cents. A payment you create is at least 1; a recurring charge of a subscription carries the amount its gateway reports charging, never negative.',
+      }),
     currency: z.literal('BRL'),
-    externalId: z.string().nullable(),
+    externalId: z.string().min(1).meta({
+      description: 'Your idempotency identifier (always present); a recurring charge the gateway created has `<subscription id>:<gateway reference>`.',
+    }),
     gatewayRef: z.string().nullable(),
     customer: CustomerOutput,
     checkoutUrl: z.string().nullable(),
-    pix: z.object({ qrCode: z.string().nullable(), qrCodeText: z.string().nullable() }).nullable(),
+    pix: z
+      .object({ qrCode: z.string(), qrCodeText: z.string() })
+      .nullable()
+      .meta({ description: 'Pix: the code, once the gateway has handed it over (both parts together); null for card and until then.' }),
     card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
     createdAt: Timestamp,
     updatedAt: Timestamp.meta({ description: 'When the stored payment last changed (status, details from the gateway).' }),
@@ -44,8 +55,7 @@ export const Payment = z
     expiresAt: Timestamp.nullable().meta({
       description: 'Pix: when the code stops being payable, as the gateway states it; null for card and until the gateway hands the code over.',
     }),
-    subscriptionId: z
-      .string()
+    subscriptionId: PublicId('sub')
       .nullable()
       .meta({ description: 'The subscription (`sub_…`) a recurring charge belongs to; null for one-off payments.' }),
   })

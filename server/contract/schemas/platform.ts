@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENVIRONMENT_KINDS } from '../enums';
+import { PublicId } from './common';
 
 export const Health = z
   .object({ ok: z.literal(true), service: z.literal('service-payments') })
@@ -8,9 +9,9 @@ export const Health = z
 export const AuthTest = z
   .object({
     ok: z.literal(true),
-    organization: z.object({ id: z.string() }),
-    project: z.object({ id: z.string() }),
-    environment: z.object({ id: z.string(), kind: z.enum(ENVIRONMENT_KINDS) }),
-    apiKey: z.object({ id: z.string() }),
+    organization: z.object({ id: PublicId('org') }),
+    project: z.object({ id: PublicId('prj') }),
+    environment: z.object({ id: PublicId('env'), kind: z.enum(ENVIRONMENT_KINDS) }),
+    apiKey: z.object({ id: PublicId('key') }),
   })
   .meta({ id: 'AuthTest' });

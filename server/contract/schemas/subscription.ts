@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GATEWAY_NAMES, PAYMENT_METHODS, SUBSCRIPTION_INTERVALS, SUBSCRIPTION_STATUSES } from '../enums';
 import { TEXT_LIMITS } from '../limits';
-import { Amount, caseInsensitiveEnum, Currency, CustomerInput, CustomerOutput, ExternalId, MetadataInput, ReturnUrl } from './common';
+import { Amount, caseInsensitiveEnum, Currency, CustomerInput, CustomerOutput, ExternalId, MetadataInput, PublicId, ReturnUrl, Timestamp } from './common';
 import { text } from './text';
 
 export const CreateSubscriptionInput = z.strictObject({
@@ -45,23 +45,21 @@ export const CancelSubscriptionInput = z.strictObject({
   atPeriodEnd: z.boolean().optional().meta({ description: 'Default false.' }),
 });
 
-const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp' });
-
 export const Subscription = z
   .object({
-    id: z.string(),
+    id: PublicId('sub').meta({ example: 'sub_9x8c7v6b5n4m3l2k1j0h9g8f' }),
     status: z.enum(SUBSCRIPTION_STATUSES),
     method: z.enum(PAYMENT_METHODS),
     gateway: z.enum(GATEWAY_NAMES),
-    amount: z.int(),
+    amount: z.int().positive().meta({ description: 'Recurring amount in integer cents (on gateway_c, the plan\'s).' }),
     currency: z.literal('BRL'),
     interval: z.enum(SUBSCRIPTION_INTERVALS),
-    trialDays: z.int(),
+    trialDays: z.int().min(0).meta({ description: 'Trial days the customer really gets (on gateway_c, the plan\'s).' }),
     trialEndsAt: Timestamp.nullable(),
     nextBillingAt: Timestamp.nullable().meta({ description: 'ISO 8601 timestamp of the next expected recurring charge; null once a cancel has taken effect.' }),
     cancelAtPeriodEnd: z.boolean(),
     canceledAt: Timestamp.nullable(),
-    externalId: z.string().nullable(),
+    externalId: z.string().min(1).meta({ description: 'Your idempotency identifier (always present).' }),
     gatewayRef: z.string().nullable(),
     checkoutUrl: z.string().nullable(),
     customer: CustomerOutput,

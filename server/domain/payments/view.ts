@@ -17,10 +17,8 @@ export function paymentBody(payment: Payment): PaymentBody {
       ? { name: payment.customerName ?? null, email: payment.customerEmail ?? null, documentLast4: payment.customerDocumentLast4 ?? null }
       : null,
     checkoutUrl: payment.method === 'card' ? (payment.checkoutUrl ?? null) : null,
-    pix:
-      payment.method === 'pix' && (payment.pixQrCode != null || payment.pixQrCodeText != null)
-        ? { qrCode: payment.pixQrCode ?? null, qrCodeText: payment.pixQrCodeText ?? null }
-        : null,
+    // The gateway hands both parts over together (gateways/adapter.ts PixCode), so they are stored together.
+    pix: payment.method === 'pix' && payment.pixQrCode != null && payment.pixQrCodeText != null ? { qrCode: payment.pixQrCode, qrCodeText: payment.pixQrCodeText } : null,
     card: payment.cardBrand && payment.cardLast4 ? { brand: payment.cardBrand, last4: payment.cardLast4 } : null,
     createdAt: payment.createdAt.toISOString(),
     updatedAt: payment.updatedAt.toISOString(),
