@@ -3,12 +3,14 @@
  * a receiver that was down reads what it missed, exactly as it would have
  * been delivered, in order, page by page, and nothing of another environment.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEvents, SETTLE_MS } from '../../server/domain/events-feed/list';
 import { commitPaymentEvents, eventually, newPaymentId } from '../support/outbox-events';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { createTenant, type TestTenant } from '../support/tenant';
+import { onPostgres } from '../support/database';
 
 let world: SandboxedService;
 let receiver: Receiver;
@@ -202,6 +204,34 @@ describe('events committed out of sequence order', () => {
     );
     const caughtUp = await listEvents(em, tenant.environmentId, { after: before!.id }, 30, now);
     expect(caughtUp.data.map((e) => e.id)).toEqual([lateId, after!.id]);
+  });
+
+  it.runIf(onPostgres)('on PostgreSQL, a transaction that commits after a later-numbered one is listed, not skipped', async () => {
+    const tenant = await createTenant(world.service);
+    const [first] = await commitPaymentEvents(world.service, tenant.environmentId, newPaymentId(), ['created']);
+    const database = world.service.config.database as { url: string };
+    const slow = new pg.Client({ connectionString: database.url });
+    await slow.connect();
+    try {
+      // A transaction numbers its event and has not committed yet when a later one commits.
+      await slow.query('begin');
+      const { rows } = await slow.query(
+        `insert into events (id, environment_id, type, resource_id, data, created_at) values ($1, $2, 'payment.created', 'pay_slow', '{"slow":true}', now()) returning sequence`,
+        [`evt_${'s'.repeat(24)}`, tenant.environmentId],
+      );
+      const [later] = await commitPaymentEvents(world.service, tenant.environmentId, newPaymentId(), ['created']);
+      expect(Number(later!.sequence)).toBeGreaterThan(Number(rows[0].sequence));
+
+      // A reader that saw `first` is not moved past the uncommitted number...
+      const whileOpen = await get(tenant.apiKey, `?after=${first!.id}`);
+      expect(whileOpen.body).toEqual({ data: [], hasMore: false, nextCursor: first!.id });
+      await slow.query('commit');
+      // ...so once it commits, the reader gets both, in sequence order.
+      const after = await get(tenant.apiKey, `?after=${first!.id}`);
+      expect(after.body.data.map((e: any) => e.id)).toEqual([`evt_${'s'.repeat(24)}`, later!.id]);
+    } finally {
+      await slow.end();
+    }
   });
 
   it(`a number that never commits (a rollback) holds the events after it back for ${SETTLE_MS / 1000} s only`, async () => {
