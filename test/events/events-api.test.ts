@@ -164,7 +164,7 @@ describe('GET /v1/events', () => {
   });
 
   it('is in the OpenAPI document with its example, its errors and the reading of decision 19', async () => {
-    const document = await (await fetch(`${world.service.url}/v1/openapi.json`)).json();
+    const document: any = await (await fetch(`${world.service.url}/v1/openapi.json`)).json();
     const operation = document.paths['/v1/events'].get;
     expect(operation.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['after', 'limit', 'type']);
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '429', '500']);
