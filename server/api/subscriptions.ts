@@ -21,7 +21,8 @@ export const createSubscriptionProcedure = authedProcedure
         "On gateway_c the plan fixes the trial as it fixes amount and interval: `trialDays` left out (or null) is the plan's trial days, and any other value than the plan's is 400 `invalid_input` at `trialDays`, naming the plan's; the stored subscription says the trial the customer really gets. Elsewhere `trialDays` defaults to 0. " +
         'Idempotent by `externalId` per environment, like payments (a repeat answers 201 with the existing subscription and `Idempotent-Replayed: true`). On gateway_c the subscription starts as a checkout link (`gatewayRef` `pl_…`, `checkoutUrl`) and ' +
         '`subscription.created` is sent when the customer completes checkout and `gatewayRef` becomes `sub_…`; elsewhere it is sent at once. ' +
-        'Never 409 `action_not_implemented`, which the contract allows here: every gateway creates card subscriptions.',
+        'Never 409 `action_not_implemented`, which the contract allows here: every gateway creates card subscriptions. ' +
+        'Never 409 `method_not_supported` either, although routing documents it: subscriptions are card-only and every gateway takes cards.',
       protect: true,
     },
     successStatus: 201,
