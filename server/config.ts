@@ -107,6 +107,21 @@ const EnvSchema = z
     /** How long a claimed delivery belongs to one node; after it, an interrupted attempt is made again. */
     WEBHOOK_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
     /**
+     * Endpoints with automatic retries on (decision 23): the delay before each retry of a delivery failed by timeout,
+     * network error or 5xx, counted from the failed attempt; after the last one it is FAILED (durations as above).
+     */
+    WEBHOOK_RETRY_SCHEDULE: z
+      .string()
+      .default('1m,5m,30m,2h,8h,24h')
+      .transform((text, ctx) => {
+        const delays = text.split(',').map((part) => durationMs(part.trim()));
+        if (delays.length === 0 || delays.length > 20 || delays.some((ms) => ms === null || ms < 100 || ms > 7 * 86_400_000)) {
+          ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of at most 20 durations between 100ms and 7d, such as 1m,5m,30m,2h,8h,24h' });
+          return z.NEVER;
+        }
+        return delays as number[];
+      }),
+    /**
      * Days events stay listable on GET /v1/events before pruning; at least 30, what merchants are promised (decision 19).
      * Pruning runs on every node in small batches and skips events whose deliveries are not finished.
      */
@@ -219,7 +234,7 @@ export interface Config {
   /** Background reconciliation (server/domain/reconciliation). */
   reconciliation: { enabled: boolean; scheduleMs: number[]; pollIntervalMs: number; ratePerGatewayPerSecond: number };
   /** Outbound webhooks (server/webhooks). */
-  webhooks: { allowLocalUrls: boolean; timeoutMs: number; dispatcher: boolean; pollIntervalMs: number; leaseMs: number };
+  webhooks: { allowLocalUrls: boolean; timeoutMs: number; dispatcher: boolean; pollIntervalMs: number; leaseMs: number; retryScheduleMs: number[] };
   /** The events API (GET /v1/events): how long events are kept before pruning. */
   events: { retentionDays: number };
   /** The credential-free /metrics listener (METRICS_PORT, METRICS_HOST); null: /metrics only on PORT, behind the admin token. */
@@ -271,6 +286,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       dispatcher: env.WEBHOOK_DISPATCHER,
       pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
       leaseMs: env.WEBHOOK_LEASE_MS,
+      retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE,
     },
     reconciliation: {
       enabled: env.RECONCILIATION,

@@ -2,7 +2,8 @@
  * Makes one claimed attempt of a delivery, for the dispatcher and for manual
  * resends alike: fix the payload on the first attempt (envelope of the event
  * as committed, timestamp, a signature by each live secret), check the
- * endpoint, send, record.
+ * endpoint, send, record (and, on an endpoint with retries on, schedule the
+ * next attempt after a retryable failure: claims.ts, finishAttempt).
  */
 import { OutboxEvent, WebhookEndpoint } from '../db/entities';
 import type { WebhookAttemptTrigger } from '../db/entities/webhook-attempt';
@@ -14,7 +15,8 @@ import type { AttemptResult } from './transport';
 import { webhookUrlPolicy } from '../outbound/url-guard';
 import { observeWebhookDelivery } from '../observability/metrics';
 
-const failedWithout = (error: string): AttemptResult => ({ outcome: 'FAILED', responseStatus: null, durationMs: 0, responseExcerpt: null, error });
+/** A failure without a request: never retried automatically (a disabled endpoint, a lost claim). */
+const failedWithout = (error: string): AttemptResult => ({ outcome: 'FAILED', responseStatus: null, durationMs: 0, responseExcerpt: null, error, retryable: false });
 
 export interface AttemptReport {
   result: AttemptResult;
@@ -48,7 +50,8 @@ export async function attemptDelivery(services: Services, claim: ClaimedDelivery
     : failedWithout('the endpoint is disabled');
 
   observeWebhookDelivery(result.outcome, trigger, result.durationMs);
-  const recorded = await finishAttempt(em, claim, begun.attemptId, result);
+  const retry = { enabled: endpoint.retries, scheduleMs: services.config.webhooks.retryScheduleMs };
+  const recorded = await finishAttempt(em, claim, begun.attemptId, result, trigger, retry);
   const fields = { deliveryId: claim.id, endpointId: claim.endpointId, eventId: claim.eventId, attempt: claim.attemptNumber, trigger };
   if (!recorded) services.log.warn(fields, 'webhook delivery claim expired during the attempt; its outcome was kept on the attempt only');
   services.log[result.outcome === 'FAILED' ? 'warn' : 'info']({ ...fields, outcome: result.outcome, status: result.responseStatus, durationMs: result.durationMs, error: result.error }, 'webhook delivery attempt');

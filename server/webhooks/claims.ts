@@ -26,6 +26,8 @@ export interface ClaimedDelivery {
   eventType: string;
   /** The number of the attempt this claim makes (1 for the first). */
   attemptNumber: number;
+  /** A scheduled automatic retry (the delivery was waiting for its next attempt), not a first attempt. */
+  scheduledRetry: boolean;
   leaseOwner: string;
   /** Null until the first attempt fixes the payload. */
   frozen: FrozenPayload | null;
@@ -41,9 +43,10 @@ interface ClaimRow {
   body: string | null;
   signed_timestamp: string | number | null;
   signature: string | null;
+  next_attempt_at: Date | string | null;
 }
 
-const RETURNING = 'd.id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, d.lease_owner, d.body, d.signed_timestamp, d.signature';
+const RETURNING = 'd.id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, d.lease_owner, d.body, d.signed_timestamp, d.signature, d.next_attempt_at';
 
 const toClaim = (row: ClaimRow): ClaimedDelivery => ({
   id: row.id,
@@ -51,6 +54,7 @@ const toClaim = (row: ClaimRow): ClaimedDelivery => ({
   eventId: row.event_id,
   eventType: row.event_type,
   attemptNumber: Number(row.attempt_count),
+  scheduledRetry: row.next_attempt_at != null,
   leaseOwner: row.lease_owner,
   frozen:
     row.body != null && row.signed_timestamp != null && row.signature != null
@@ -59,23 +63,36 @@ const toClaim = (row: ClaimRow): ClaimedDelivery => ({
 });
 
 const LEASE_FREE = '(d.lease_until is null or d.lease_until < clock_timestamp())';
+/** Due for an automatic attempt: a first one (no time set), or a scheduled retry whose time has come. */
+const DUE = '(d.next_attempt_at is null or d.next_attempt_at <= clock_timestamp())';
 
 /**
  * Claims up to `limit` deliveries for their automatic attempt: for each
- * endpoint only the oldest (by event sequence) delivery still `PENDING`, and
- * only if nobody holds it. While an endpoint's oldest pending delivery is in
- * flight its later ones wait, so one endpoint receives its events in order.
+ * endpoint only the oldest (by event sequence) `PENDING` delivery that is due,
+ * and only if the endpoint has no delivery in flight. One endpoint is sent one
+ * delivery at a time, in event order.
+ *
+ * A delivery waiting for its scheduled retry (`next_attempt_at` ahead) does
+ * not hold the endpoint's later deliveries back: they go out meanwhile, and
+ * the retry goes when due, between two of them. Holding them back would keep
+ * order, but a receiver failing on one event would then receive nothing else
+ * for up to the whole schedule (about 35 h); with retries off a failure never
+ * holds later events back, and turning retries on must not make them later.
+ * Receivers already meet an earlier event after a later one (a manual
+ * resend), and read the status from the event's data.
+ *
  * `SKIP LOCKED` lets instances claim side by side; the outer conditions are
  * re-checked on the row's latest version, so a row claimed or finished by
  * another instance meanwhile is never claimed twice.
  */
 export async function claimNextDeliveries(em: EntityManager, limit: number, leaseOwner: string, leaseMs: number): Promise<ClaimedDelivery[]> {
   const rows = await em.execute<ClaimRow[]>(
+    // The head of an endpoint is its delivery in flight if it has one (then nothing of it is claimed), else its oldest due one.
     `with heads as (
-       select distinct on (endpoint_id) id
-       from webhook_deliveries
-       where status = 'PENDING'
-       order by endpoint_id, event_sequence
+       select distinct on (d.endpoint_id) d.id
+       from webhook_deliveries d
+       where d.status = 'PENDING' and (${DUE} or not ${LEASE_FREE})
+       order by d.endpoint_id, (not ${LEASE_FREE}) desc, d.event_sequence
      ), picked as (
        select d.id from webhook_deliveries d
        join heads h on h.id = d.id
@@ -88,7 +105,7 @@ export async function claimNextDeliveries(em: EntityManager, limit: number, leas
      set lease_owner = ?, lease_until = clock_timestamp() + (? * interval '1 millisecond'),
          attempt_count = d.attempt_count + 1, last_attempt_at = clock_timestamp(), updated_at = clock_timestamp()
      from picked
-     where d.id = picked.id and d.status = 'PENDING' and ${LEASE_FREE}
+     where d.id = picked.id and d.status = 'PENDING' and ${LEASE_FREE} and ${DUE}
      returning ${RETURNING}`,
     [limit, leaseOwner, leaseMs],
   );
@@ -97,20 +114,23 @@ export async function claimNextDeliveries(em: EntityManager, limit: number, leas
 
 export type ResendClaim = { claimed: ClaimedDelivery } | { refused: 'not_found' | 'not_attempted_yet' | 'in_flight' };
 
-/** Claims a delivery that already has an outcome for a manual resend; refuses while it is pending or in flight. */
+/**
+ * Claims a delivery for a manual resend: one that has an outcome, or one waiting for its next automatic retry (decision
+ * 23: a manual resend stays possible at any time). Refuses while it waits for its first attempt or is in flight.
+ */
 export async function claimForResend(em: EntityManager, deliveryId: string, leaseOwner: string, leaseMs: number): Promise<ResendClaim> {
   const rows = await em.execute<ClaimRow[]>(
     `update webhook_deliveries d
      set lease_owner = ?, lease_until = clock_timestamp() + (? * interval '1 millisecond'),
          attempt_count = d.attempt_count + 1, last_attempt_at = clock_timestamp(), updated_at = clock_timestamp()
-     where d.id = ? and d.status <> 'PENDING' and d.body is not null and ${LEASE_FREE}
+     where d.id = ? and (d.status <> 'PENDING' or d.next_attempt_at is not null) and d.body is not null and ${LEASE_FREE}
      returning ${RETURNING}`,
     [leaseOwner, leaseMs, deliveryId],
   );
   if (rows[0]) return { claimed: toClaim(rows[0]) };
-  const [current] = await em.execute<{ status: string }[]>(`select status from webhook_deliveries where id = ?`, [deliveryId]);
+  const [current] = await em.execute<{ status: string; next_attempt_at: Date | null }[]>(`select status, next_attempt_at from webhook_deliveries where id = ?`, [deliveryId]);
   if (!current) return { refused: 'not_found' };
-  return { refused: current.status === 'PENDING' ? 'not_attempted_yet' : 'in_flight' };
+  return { refused: current.status === 'PENDING' && current.next_attempt_at == null ? 'not_attempted_yet' : 'in_flight' };
 }
 
 /**
@@ -157,12 +177,33 @@ export async function beginAttempt(
   });
 }
 
+/** What follows a failed attempt: the endpoint's switch (decision 23) and the delays of WEBHOOK_RETRY_SCHEDULE. */
+export interface RetryPolicy {
+  enabled: boolean;
+  scheduleMs: readonly number[];
+}
+
 /**
  * Records the outcome on the attempt and on the delivery, and releases the
  * claim. Returns false when the claim had been lost (the lease expired and
  * another instance took over); the attempt's own outcome is recorded anyway.
+ *
+ * A retryable failure (timeout, network error, 5xx) on an endpoint with
+ * retries on leaves the delivery `PENDING`, due again after the schedule's
+ * next delay: the n-th failed automatic attempt waits `scheduleMs[n-1]`, so
+ * a delivery gets 1 + scheduleMs.length automatic attempts before it is
+ * `FAILED`. A manual resend spends no step of the schedule: failing the same
+ * way, it leaves a waiting delivery waiting as it was, and never starts a
+ * schedule on a finished one. Anything else is the attempt's outcome.
  */
-export async function finishAttempt(em: EntityManager, claim: ClaimedDelivery, attemptId: number | null, result: AttemptResult): Promise<boolean> {
+export async function finishAttempt(
+  em: EntityManager,
+  claim: ClaimedDelivery,
+  attemptId: number | null,
+  result: AttemptResult,
+  trigger: WebhookAttemptTrigger,
+  retry: RetryPolicy,
+): Promise<boolean> {
   return em.transactional(async (tx) => {
     if (attemptId != null) {
       await tx.execute(
@@ -171,10 +212,33 @@ export async function finishAttempt(em: EntityManager, claim: ClaimedDelivery, a
         [result.outcome, result.responseStatus, result.durationMs, result.responseExcerpt, result.error?.slice(0, 512) ?? null, attemptId],
       );
     }
+    // How the next attempt time is set: cleared (an outcome), kept (a resend of a waiting delivery), or a delay from now.
+    let nextAttempt: 'none' | 'keep' | number = 'none';
+    if (result.outcome === 'FAILED' && result.retryable && retry.enabled) {
+      if (trigger === 'resend') {
+        nextAttempt = 'keep';
+      } else {
+        const [failed] = await tx.execute<{ n: string | number }[]>(
+          `select count(*) as n from webhook_attempts where delivery_id = ? and trigger <> 'resend' and outcome = 'FAILED'`,
+          [claim.id],
+        );
+        const delay = retry.scheduleMs[Number(failed?.n ?? 0) - 1];
+        if (delay !== undefined) nextAttempt = delay;
+      }
+    }
     const released = await tx.execute<{ id: string }[]>(
-      `update webhook_deliveries set status = ?, lease_owner = null, lease_until = null, updated_at = clock_timestamp()
-       where id = ? and lease_owner = ? returning id`,
-      [result.outcome, claim.id, claim.leaseOwner],
+      nextAttempt === 'none'
+        ? `update webhook_deliveries set status = ?, next_attempt_at = null, lease_owner = null, lease_until = null, updated_at = clock_timestamp()
+           where id = ? and lease_owner = ? returning id`
+        : nextAttempt === 'keep'
+          ? // Only a delivery that was waiting stays waiting; one with an outcome gets this attempt's.
+            `update webhook_deliveries set status = case when next_attempt_at is not null then 'PENDING' else ? end,
+               lease_owner = null, lease_until = null, updated_at = clock_timestamp()
+             where id = ? and lease_owner = ? returning id`
+          : `update webhook_deliveries set status = 'PENDING', next_attempt_at = clock_timestamp() + (${Math.trunc(nextAttempt)} * interval '1 millisecond'),
+               lease_owner = null, lease_until = null, updated_at = clock_timestamp()
+             where id = ? and lease_owner = ? returning id`,
+      typeof nextAttempt === 'number' ? [claim.id, claim.leaseOwner] : [result.outcome, claim.id, claim.leaseOwner],
     );
     return released.length > 0;
   });

@@ -107,7 +107,7 @@ export class WebhookDispatcher {
     for (const claim of claims) {
       const attributes = { 'webhook.delivery_id': claim.id, 'webhook.event_id': claim.eventId, 'webhook.event_type': claim.eventType, 'webhook.attempt': claim.attemptNumber };
       const attempt: Promise<void> = tracing
-        .inLinkedRoot('webhook delivery', attributes, this.linksOf.get(claim.eventId) ?? [], () => attemptDelivery(this.services, claim, 'dispatch'))
+        .inLinkedRoot('webhook delivery', attributes, this.linksOf.get(claim.eventId) ?? [], () => attemptDelivery(this.services, claim, claim.scheduledRetry ? 'retry' : 'dispatch'))
         .then(() => undefined)
         .catch((error: unknown) => {
           // The lease stays; once it expires the attempt is made again.

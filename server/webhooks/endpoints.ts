@@ -36,6 +36,8 @@ export interface NewEndpoint {
   enabledEvents?: WebhookEventType[];
   enabled: boolean;
   description?: string;
+  /** Automatic retries of failed deliveries (decision 23); off unless asked. */
+  retries?: boolean;
 }
 
 /** Registers an endpoint after the SSRF guard; the signing secret is in this answer only. */
@@ -48,6 +50,7 @@ export async function createEndpoint(em: EntityManager, services: Services, inpu
     url,
     enabledEvents: input.enabledEvents ?? [],
     enabled: input.enabled,
+    retries: input.retries ?? false,
     description: input.description ?? null,
     secretSealed: services.secrets.seal(secret),
   });
@@ -71,15 +74,24 @@ export interface EndpointChanges {
   enabledEvents?: WebhookEventType[];
   enabled?: boolean;
   description?: string | null;
+  retries?: boolean;
 }
 
-/** Changes the URL (guarded again), the event types (empty list: all), the enabled flag or the description. */
+/**
+ * Changes the URL (guarded again), the event types (empty list: all), the enabled flag, the description or the
+ * automatic retries. Turning retries on applies to failures from then on (a FAILED delivery stays FAILED: resend it);
+ * turning them off lets a delivery already waiting make its scheduled attempt, and that one is its last.
+ */
 export async function updateEndpoint(em: EntityManager, services: Services, input: EndpointChanges) {
   const endpoint = await loadEndpoint(em, input.endpointId);
   if (input.url !== undefined) endpoint.url = await guardedUrl(services, input.url, endpoint.environment.kind);
   if (input.enabledEvents !== undefined) endpoint.enabledEvents = input.enabledEvents;
   if (input.enabled !== undefined) endpoint.enabled = input.enabled;
   if (input.description !== undefined) endpoint.description = input.description;
+  if (input.retries !== undefined && input.retries !== endpoint.retries) {
+    endpoint.retries = input.retries;
+    services.log.info({ endpointId: endpoint.id, retries: input.retries }, 'webhook endpoint automatic retries changed');
+  }
   await em.flush();
   return endpointView(endpoint, services);
 }

@@ -1,7 +1,7 @@
 /**
  * One HTTP attempt of a delivery: a POST of the frozen body
  * with the signed headers, through the guarded agents, within the delivery
- * timeout. 2xx in time is `SENT`; anything else is `FAILED`. The answer is
+ * timeout. 2xx in time is `SENT`; anything else is `FAILED`, retryable or not. The answer is
  * only measured and excerpted, never followed or interpreted.
  */
 import { request } from 'undici';
@@ -29,6 +29,11 @@ export interface AttemptResult {
   responseExcerpt: string | null;
   /** Why there is no usable answer; never contains secrets. */
   error: string | null;
+  /**
+   * Whether an automatic retry may succeed (decision 23): a timeout, a network error or a 5xx. A 4xx is the receiver's
+   * permanent refusal, a 3xx is never followed, and an address the guard refuses stays refused: none is retried.
+   */
+  retryable: boolean;
 }
 
 function findRefusal(error: unknown): UrlRefused | null {
@@ -67,7 +72,7 @@ export class WebhookTransport {
     try {
       checkUrlShape(delivery.url, delivery.policy);
     } catch (error) {
-      return { outcome: 'FAILED', responseStatus: null, durationMs: 0, responseExcerpt: null, error: describeFailure(error, false, this.timeoutMs) };
+      return { outcome: 'FAILED', responseStatus: null, durationMs: 0, responseExcerpt: null, error: describeFailure(error, false, this.timeoutMs), retryable: false };
     }
 
     const signal = AbortSignal.timeout(this.timeoutMs);
@@ -84,12 +89,21 @@ export class WebhookTransport {
       status = response.statusCode;
       body = response.body;
     } catch (error) {
-      return { outcome: 'FAILED', responseStatus: null, durationMs: elapsed(), responseExcerpt: null, error: describeFailure(error, signal.aborted, this.timeoutMs) };
+      const reason = describeFailure(error, signal.aborted, this.timeoutMs);
+      // A timeout or network error may pass; an address the guard refused at connection will be refused again.
+      return { outcome: 'FAILED', responseStatus: null, durationMs: elapsed(), responseExcerpt: null, error: reason, retryable: signal.aborted || findRefusal(error) === null };
     }
     const durationMs = elapsed();
     const excerpt = await this.readExcerpt(body);
     const sent = status >= 200 && status < 300;
-    return { outcome: sent ? 'SENT' : 'FAILED', responseStatus: status, durationMs, responseExcerpt: excerpt, error: sent ? null : `receiver answered ${status}` };
+    return {
+      outcome: sent ? 'SENT' : 'FAILED',
+      responseStatus: status,
+      durationMs,
+      responseExcerpt: excerpt,
+      error: sent ? null : `receiver answered ${status}`,
+      retryable: status >= 500,
+    };
   }
 
   /** The first bytes of the answer, read within the same deadline; the rest is dropped unread. */

@@ -19,6 +19,8 @@ export const endpointView = (endpoint: WebhookEndpoint, services: Pick<Services,
   url: endpoint.url,
   enabledEvents: endpoint.enabledEvents,
   enabled: endpoint.enabled,
+  /** Automatic retries of deliveries failed by timeout, network error or 5xx (decision 23). */
+  retries: endpoint.retries,
   description: endpoint.description ?? null,
   secretFingerprint: secretFingerprint(services.secrets.open(endpoint.secretSealed)),
   secretRotatedAt: endpoint.secretRotatedAt?.toISOString() ?? null,
@@ -54,6 +56,8 @@ export const deliveryView = (delivery: WebhookDelivery, last: WebhookAttempt | u
   lastResponseStatus: last?.responseStatus ?? null,
   lastError: last?.error ?? null,
   lastAttemptAt: delivery.lastAttemptAt?.toISOString() ?? null,
+  /** When a `PENDING` delivery waiting for its automatic retry is attempted again; null otherwise. */
+  nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null,
   createdAt: delivery.createdAt.toISOString(),
 });
 

@@ -32,6 +32,8 @@ export const CreateEndpointInput = z.strictObject({
   enabledEvents: EnabledEvents.optional(),
   enabled: z.boolean().default(true),
   description: Description.optional(),
+  /** Automatic retries of deliveries failed by timeout, network error or 5xx (decision 23); off unless asked. */
+  retries: z.boolean().optional(),
 });
 
 export const ListEndpointsInput = z.strictObject({ environmentId: RecordId.optional(), projectId: RecordId.optional() });
@@ -42,6 +44,7 @@ export const UpdateEndpointInput = z.strictObject({
   enabledEvents: EnabledEvents.optional(),
   enabled: z.boolean().optional(),
   description: Description.nullable().optional(),
+  retries: z.boolean().optional(),
 });
 
 /** `keepPreviousFor`: seconds the replaced secret keeps signing new deliveries (default 24 h), or `now`. */
