@@ -12,6 +12,9 @@ function eventTypes(value: string): WebhookEventType[] {
   return types as WebhookEventType[];
 }
 
+const RETRIES_HELP =
+  'on: a delivery failed by timeout, network error or 5xx is attempted again (about 1m, 5m, 30m, 2h, 8h, 24h) before it is FAILED; off (the default): one attempt';
+
 function positive(value: string): number {
   if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('expected a positive integer');
   return Number(value);
@@ -25,6 +28,13 @@ function overlap(value: string): number | 'now' {
   return Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[match[2] as 's' | 'm' | 'h' | 'd'];
 }
 
+/** `on`/`off` → the automatic retries switch (decision 23). */
+function onOff(value: string): boolean {
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new InvalidArgumentError('expected on or off');
+}
+
 export function registerWebhookCommands(program: Command, { client, run, oneOf }: CliTools): void {
   const webhook = program.command('webhook').description('outbound webhooks: endpoints and deliveries');
 
@@ -36,8 +46,9 @@ export function registerWebhookCommands(program: Command, { client, run, oneOf }
     .option('--events <types>', 'comma-separated event types (default: all)', eventTypes)
     .option('--description <text>')
     .option('--disabled', 'register it disabled')
-    .action(run(async (url: string, o: { env: string; events?: WebhookEventType[]; description?: string; disabled?: boolean }) =>
-      client().webhooks.createEndpoint.mutate({ environmentId: o.env, url, enabledEvents: o.events, description: o.description, enabled: !o.disabled }),
+    .option('--retries <on|off>', RETRIES_HELP, onOff)
+    .action(run(async (url: string, o: { env: string; events?: WebhookEventType[]; description?: string; disabled?: boolean; retries?: boolean }) =>
+      client().webhooks.createEndpoint.mutate({ environmentId: o.env, url, enabledEvents: o.events, description: o.description, enabled: !o.disabled, retries: o.retries }),
     ));
   examples(create, 'webhook endpoint create https://shop.example.com/hooks --env env_… --events payment.paid,payment.failed');
   examples(
@@ -51,6 +62,7 @@ export function registerWebhookCommands(program: Command, { client, run, oneOf }
         id: 'id',
         url: 'url',
         enabled: 'enabled',
+        retries: 'retries',
         enabledEvents: 'events',
         environmentId: 'environment',
         description: 'description',
@@ -60,14 +72,15 @@ export function registerWebhookCommands(program: Command, { client, run, oneOf }
   );
   const update = endpoint
     .command('update <endpointId>')
-    .description('change the URL, the event types, or enable/disable')
+    .description('change the URL, the event types, the automatic retries, or enable/disable')
     .option('--endpoint-url <url>', 'new receiver URL (checked like at registration)')
     .option('--events <types>', 'comma-separated event types', eventTypes)
     .option('--all-events', 'receive every event type')
     .option('--description <text>')
     .option('--enable')
     .option('--disable')
-    .action(run(async (endpointId: string, o: { endpointUrl?: string; events?: WebhookEventType[]; allEvents?: boolean; description?: string; enable?: boolean; disable?: boolean }) => {
+    .option('--retries <on|off>', RETRIES_HELP, onOff)
+    .action(run(async (endpointId: string, o: { endpointUrl?: string; events?: WebhookEventType[]; allEvents?: boolean; description?: string; enable?: boolean; disable?: boolean; retries?: boolean }) => {
       if (o.enable && o.disable) throw new InvalidArgumentError('--enable and --disable exclude each other');
       if (o.events && o.allEvents) throw new InvalidArgumentError('--events and --all-events exclude each other');
       return client().webhooks.updateEndpoint.mutate({
@@ -76,9 +89,10 @@ export function registerWebhookCommands(program: Command, { client, run, oneOf }
         enabledEvents: o.allEvents ? [] : o.events,
         enabled: o.enable ? true : o.disable ? false : undefined,
         description: o.description,
+        retries: o.retries,
       });
     }));
-  examples(update, 'webhook endpoint update whe_… --disable', 'webhook endpoint update whe_… --events payment.paid --endpoint-url https://shop.example.com/hooks/v2');
+  examples(update, 'webhook endpoint update whe_… --retries on', 'webhook endpoint update whe_… --disable', 'webhook endpoint update whe_… --events payment.paid --endpoint-url https://shop.example.com/hooks/v2');
   const rotate = endpoint
     .command('rotate-secret <endpointId>')
     .description('replace the signing secret; the new one is printed this once. The old one keeps signing new deliveries until the overlap ends, then the new one does')
@@ -105,6 +119,7 @@ export function registerWebhookCommands(program: Command, { client, run, oneOf }
       lastResponseStatus: 'http',
       attempts: 'tries',
       lastAttemptAt: 'last attempt',
+      nextAttemptAt: 'next retry',
       lastError: 'error',
       endpointId: 'endpoint',
     }));

@@ -1,0 +1,74 @@
+/**
+ * `payments-admin webhook endpoint … --retries on|off` as an operator runs it,
+ * its own process against a real service: the switch is set, shown by
+ * `endpoint list`, and a wrong value is refused before anything changes.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../support/cli';
+import { createEnvironment, startWebhookService, type WebhookTestService } from '../support/webhook-service';
+
+const BIN = fileURLToPath(new URL('../../bin/payments-admin.js', import.meta.url));
+
+let service: WebhookTestService;
+
+beforeAll(async () => {
+  service = await startWebhookService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true' } });
+});
+afterAll(() => service?.stop());
+
+/** The CLI with human output, in a terminal this many columns wide. */
+function human(args: string[], columns = 160): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, '--url', service.url, '--token', service.adminToken, ...args],
+      { timeout: 30_000, env: { ...process.env, COLUMNS: String(columns) } },
+      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const rowOf = (stdout: string, id: string) => stdout.split('\n').find((line) => line.startsWith(id)) ?? `(no row for ${id} in:\n${stdout})`;
+
+describe('payments-admin webhook endpoint --retries', () => {
+  it('turns automatic retries on and off, and endpoint list shows the switch', async () => {
+    const { environmentId } = await createEnvironment(service);
+    const created = await cli(service, ['webhook', 'endpoint', 'create', 'http://127.0.0.1:9/hooks', '--env', environmentId]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.json.retries).toBe(false);
+    const id: string = created.json.id;
+
+    const header = (await human(['webhook', 'endpoint', 'list', '--env', environmentId])).stdout.split('\n')[0]!;
+    expect(header).toMatch(/\bretries\b/);
+    expect(rowOf((await human(['webhook', 'endpoint', 'list', '--env', environmentId])).stdout, id)).toMatch(/\bno\b|\bfalse\b/);
+
+    const on = await cli(service, ['webhook', 'endpoint', 'update', id, '--retries', 'on']);
+    expect(on.code, on.stderr).toBe(0);
+    expect(on.json).toMatchObject({ id, retries: true });
+    const listed = await human(['webhook', 'endpoint', 'list', '--env', environmentId]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(rowOf(listed.stdout, id)).toMatch(/\byes\b|\btrue\b/);
+    expect((await service.admin.webhooks.listEndpoints({ environmentId }))[0]!.retries).toBe(true);
+
+    const off = await cli(service, ['webhook', 'endpoint', 'update', id, '--retries', 'off']);
+    expect(off.json).toMatchObject({ id, retries: false });
+  });
+
+  it('refuses a value other than on or off, and changes nothing', async () => {
+    const { environmentId } = await createEnvironment(service);
+    const endpoint = await service.admin.webhooks.createEndpoint({ environmentId, url: 'http://127.0.0.1:9/hooks', retries: true });
+    const wrong = await human(['webhook', 'endpoint', 'update', endpoint.id, '--retries', 'yes']);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toContain('expected on or off');
+    expect((await service.admin.webhooks.listEndpoints({ environmentId }))[0]!.retries).toBe(true);
+  });
+
+  it('creates an endpoint with retries on', async () => {
+    const { environmentId } = await createEnvironment(service);
+    const created = await cli(service, ['webhook', 'endpoint', 'create', 'http://127.0.0.1:9/hooks', '--env', environmentId, '--retries', 'on']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.json.retries).toBe(true);
+  });
+});
