@@ -35,6 +35,21 @@ function onOff(value: string): boolean {
   throw new InvalidArgumentError('expected on or off');
 }
 
+/** `97% of 34` (attempts answered 2xx in time over the last 24 h), or `-` when nothing was attempted. */
+function successText(health: { attempts24h: number; sent24h: number; successRate24h: number | null }): string {
+  if (health.successRate24h === null) return '-';
+  return `${Math.floor(health.successRate24h * 100)}% of ${health.attempts24h}`;
+}
+
+/** `45s`, `12m`, `3h 5m`, `2d 4h`; `-` when nothing waits. */
+function ageText(seconds: number | null): string {
+  if (seconds === null) return '-';
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
+  return `${Math.floor(seconds / 86_400)}d ${Math.floor((seconds % 86_400) / 3600)}h`;
+}
+
 export function registerWebhookCommands(program: Command, { client, run, oneOf }: CliTools): void {
   const webhook = program.command('webhook').description('outbound webhooks: endpoints and deliveries');
 
@@ -57,12 +72,18 @@ export function registerWebhookCommands(program: Command, { client, run, oneOf }
       .description("every endpoint, or an environment's or a project's")
       .option('--env <environmentId>')
       .option('--project <projectId>')
-      .action(run(async (o: { env?: string; project?: string }) => client().webhooks.listEndpoints.query({ environmentId: o.env, projectId: o.project }), {
+      .action(run(async (o: { env?: string; project?: string }) => {
+        const endpoints = await client().webhooks.listEndpoints.query({ environmentId: o.env, projectId: o.project });
+        // The health in words for the table (the numbers stay under `health`).
+        return endpoints.map((endpoint) => ({ ...endpoint, success24h: successText(endpoint.health), oldestPending: ageText(endpoint.health.oldestPendingAgeSeconds) }));
+      }, {
         // What tells endpoints apart first: a narrow terminal drops the columns on the right.
         id: 'id',
         url: 'url',
         enabled: 'enabled',
         retries: 'retries',
+        success24h: 'ok 24h',
+        oldestPending: 'oldest pending',
         enabledEvents: 'events',
         environmentId: 'environment',
         description: 'description',

@@ -12,6 +12,7 @@ import type { EntityManager } from '../db/orm';
 import type { Services } from '../services';
 import { newSigningSecret } from '../contract/webhook-signature';
 import { checkOutboundUrl, webhookUrlPolicy, UrlRefused } from '../outbound/url-guard';
+import { endpointHealth } from './endpoint-health';
 import { endpointView } from './views';
 
 async function guardedUrl(services: Services, url: string, environmentKind: string): Promise<string> {
@@ -58,14 +59,18 @@ export async function createEndpoint(em: EntityManager, services: Services, inpu
   return { ...endpointView(endpoint, services), secret };
 }
 
-/** `organizationIds`: only these organizations' endpoints (a dashboard member's); undefined means all (an operator). */
+/**
+ * `organizationIds`: only these organizations' endpoints (a dashboard member's); undefined means all (an operator).
+ * Each comes with its health (success rate over 24 h, oldest waiting delivery), read for all of them in one statement.
+ */
 export async function listEndpoints(em: EntityManager, services: Services, filter: { environmentId?: string; projectId?: string; organizationIds?: string[] }) {
   const where: FilterQuery<WebhookEndpoint> = {};
   if (filter.environmentId) where.environment = filter.environmentId;
   if (filter.projectId) where.environment = { ...(filter.environmentId ? { id: filter.environmentId } : {}), project: filter.projectId };
   if (filter.organizationIds) where.$and = [{ environment: { project: { organization: { $in: filter.organizationIds } } } }];
   const endpoints = await em.find(WebhookEndpoint, where, { populate: ['environment'], orderBy: { createdAt: 'asc' } });
-  return endpoints.map((endpoint) => endpointView(endpoint, services));
+  const health = await endpointHealth(em, endpoints.map((endpoint) => endpoint.id));
+  return endpoints.map((endpoint) => ({ ...endpointView(endpoint, services), health: health.get(endpoint.id)! }));
 }
 
 export interface EndpointChanges {
