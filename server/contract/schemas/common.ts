@@ -118,7 +118,11 @@ export const CustomerOutput = z
   .object({
     name: z.string().nullable(),
     email: z.string().nullable(),
-    documentLast4: z.string().nullable().meta({ description: 'Last 4 digits of the tax document; the full document is never returned or stored.' }),
+    documentLast4: z
+      .string()
+      .regex(/^[0-9]{4}$/)
+      .nullable()
+      .meta({ description: 'Last 4 digits of the tax document; the full document is never returned or stored.' }),
   })
   .nullable()
   .meta({ id: 'Customer' });

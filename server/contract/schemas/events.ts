@@ -48,8 +48,7 @@ export const EventPage = z
   .object({
     data: z.array(Event).meta({ description: 'Events in the order they were committed, oldest first.' }),
     hasMore: z.boolean().meta({ description: '`true` when more events can be read right now: ask again with `after` = `nextCursor`. `false`: you are caught up; poll again later.' }),
-    nextCursor: z
-      .string()
+    nextCursor: PublicId('evt')
       .nullable()
       .meta({ description: 'What to send as `after` next: the id of the last event in `data`, or the `after` you sent when `data` is empty (null when you sent none and there is no event yet).' }),
   })
