@@ -1,10 +1,13 @@
 /**
  * Webhook endpoints of the environment: register one (its signing secret
- * shown once), change its URL and events, turn it off and on, rotate its
- * secret with an overlap the receiver chooses.
+ * shown once), change its URL and events, turn it off and on, turn its
+ * automatic retries on and off (decision 23, after a confirmation naming the
+ * effect), rotate its secret with an overlap the receiver chooses. Each shows
+ * its health: attempts that succeeded over 24 h, its oldest waiting delivery.
  */
 import { Anchor, Badge, Button, Group, Modal, MultiSelect, Select, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
+import { modals } from '@mantine/modals';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -30,6 +33,48 @@ interface EndpointValues {
 }
 
 const KEY = ['webhooks', 'listEndpoints'];
+
+/** `45 s`, `12 min`, `3 h 5 min`, `2 d 4 h`. */
+function waitedFor(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+  return `${Math.floor(seconds / 86_400)} d ${Math.floor((seconds % 86_400) / 3600)} h`;
+}
+
+/** Attempts that succeeded over the last 24 h, and how long the oldest pending delivery has waited. */
+function Health({ health }: { health: Endpoint['health'] }) {
+  const rate = health.successRate24h;
+  return (
+    <>
+      <Text size="sm" c={rate === null ? 'dimmed' : rate < 0.9 ? 'red.8' : undefined}>
+        {rate === null ? 'no attempt' : `${Math.floor(rate * 100)}% succeeded`}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {rate === null ? 'in 24 h' : `of ${health.attempts24h} attempts in 24 h`}
+      </Text>
+      <Text size="xs" c={health.oldestPendingAgeSeconds === null ? 'dimmed' : 'orange.8'}>
+        {health.oldestPendingAgeSeconds === null ? 'nothing waiting' : `oldest pending: ${waitedFor(health.oldestPendingAgeSeconds)}`}
+      </Text>
+    </>
+  );
+}
+
+/** What turning retries on or off changes, said before it is done. */
+function confirmRetries(endpoint: Endpoint, on: boolean, apply: () => void) {
+  modals.openConfirmModal({
+    title: on ? 'Turn automatic retries on?' : 'Turn automatic retries off?',
+    children: (
+      <Text size="sm">
+        {on
+          ? `Deliveries to ${endpoint.url} that fail by timeout, network error or a 5xx answer will be sent again, with the same body, timestamp and signature, about 1 min, 5 min, 30 min, 2 h, 8 h and 24 h later, and marked FAILED only after the last attempt. A 4xx is never retried. Your receiver must ignore an event id it has already processed.`
+          : `A delivery to ${endpoint.url} that fails will be FAILED after its one attempt, with no automatic retry; a delivery already waiting makes its scheduled attempt, as its last. You can still resend any delivery by hand.`}
+      </Text>
+    ),
+    labels: { confirm: on ? 'Turn retries on' : 'Turn retries off', cancel: 'Cancel' },
+    onConfirm: apply,
+  });
+}
 
 function EndpointForm({ initial, submitLabel, pending, validate, onSubmit }: { initial: EndpointValues; submitLabel: string; pending: boolean; validate: (values: EndpointValues) => FormErrors; onSubmit: (values: EndpointValues) => void }) {
   const form = useForm<EndpointValues>({ initialValues: initial, validate });
@@ -101,7 +146,7 @@ export default function EndpointsPage() {
     },
   });
   const update = useAction((input: Parameters<typeof api.webhooks.updateEndpoint.mutate>[0]) => api.webhooks.updateEndpoint.mutate(input), {
-    success: (answer) => (answer.enabled ? 'Endpoint saved.' : 'Endpoint saved (disabled).'),
+    success: (answer) => (answer.enabled ? `Endpoint saved${answer.retries ? ' (automatic retries on)' : ''}.` : 'Endpoint saved (disabled).'),
     invalidate: [KEY],
     onSuccess: () => setEditing(null),
   });
@@ -111,7 +156,7 @@ export default function EndpointsPage() {
       <PageHeader title="Webhook endpoints">{canEdit && <Button onClick={() => setCreating(true)}>Add endpoint</Button>}</PageHeader>
       <Loaded error={endpoints.error} data={endpoints.data} empty="No endpoint yet: events of this environment are not sent anywhere.">
         {(data) => (
-          <DataTable label="Webhook endpoints" minWidth={720} verticalSpacing="sm" columns={['URL', 'Events', 'Secret', 'Enabled', canEdit && 'Actions']}>
+          <DataTable label="Webhook endpoints" minWidth={960} verticalSpacing="sm" columns={['URL', 'Events', 'Health', 'Secret', 'Enabled', 'Retries', canEdit && 'Actions']}>
             {data.map((endpoint) => (
               <Table.Tr key={endpoint.id}>
                 <Table.Td>
@@ -141,6 +186,9 @@ export default function EndpointsPage() {
                   )}
                 </Table.Td>
                 <Table.Td>
+                  <Health health={endpoint.health} />
+                </Table.Td>
+                <Table.Td>
                   <Text size="xs" ff="monospace">
                     {endpoint.secretFingerprint}
                   </Text>
@@ -159,6 +207,17 @@ export default function EndpointsPage() {
                     disabled={!canEdit || (update.isPending && update.variables?.endpointId === endpoint.id)}
                     onChange={(e) => update.mutate({ endpointId: endpoint.id, enabled: e.currentTarget.checked })}
                     aria-label={`${endpoint.enabled ? 'Disable' : 'Enable'} ${endpoint.url}`}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Switch
+                    checked={endpoint.retries}
+                    disabled={!canEdit || (update.isPending && update.variables?.endpointId === endpoint.id)}
+                    onChange={(e) => {
+                      const on = e.currentTarget.checked;
+                      confirmRetries(endpoint, on, () => update.mutate({ endpointId: endpoint.id, retries: on }));
+                    }}
+                    aria-label={`Automatic retries for ${endpoint.url}`}
                   />
                 </Table.Td>
                 {canEdit && (
