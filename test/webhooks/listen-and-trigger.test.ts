@@ -4,7 +4,7 @@
  * on this machine signed with the secret it printed, and `payments-admin
  * trigger` produces each event type of the contract through the sandbox.
  */
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,51 +21,16 @@ import { createTenant } from '../support/tenant';
 import { commitPaymentEvents, eventually, newPaymentId } from '../support/outbox-events';
 import { startReceiver, type ReceivedDelivery, type Receiver } from '../support/receiver';
 import { createEnvironment, createSharedDatabase, newMasterKey, startWebhookService } from '../support/webhook-service';
+import { startListener as startListenerProcess, type Listener } from '../support/listener';
 
 const BIN = fileURLToPath(new URL('../../bin/payments-admin.js', import.meta.url));
 
-interface Listener {
-  child: ChildProcessWithoutNullStreams;
-  secret: string;
-  output(): string;
-  errors(): string;
-  /** Ctrl-C, resolving with the exit code. */
-  interrupt(): Promise<number | null>;
-}
-
-/** Starts `payments-admin webhook listen` as its own process; resolves once it says it is ready, or rejects with what it printed. */
-function startListener(service: { url: string; adminToken?: string }, forwardTo: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Listener> {
-  const token = service.adminToken ? ['--token', service.adminToken] : [];
-  const child = spawn(process.execPath, [BIN, '--url', service.url, ...token, 'webhook', 'listen', '--forward-to', forwardTo, ...extra], { env: { ...process.env, ...env } });
-  let output = '';
-  let errors = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`listener did not get ready:\n${output}${errors}`)), 30_000);
-    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const secret = /signing secret of this session: (whsec_\w+)/.exec(output)?.[1];
-      if (/^Ready! /m.test(output) && secret) {
-        clearTimeout(timer);
-        resolve({
-          child,
-          secret,
-          output: () => output,
-          errors: () => errors,
-          interrupt: () => {
-            child.kill('SIGINT');
-            return exited;
-          },
-        });
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(Object.assign(new Error(`listener exited with ${code}: ${errors}`), { code, errors }));
-    });
+/** `webhook listen --forward-to <url>` with the service's admin token (the operator's way), or with none (the local token file of DATA_DIR). */
+const startListener = (service: { url: string; adminToken?: string }, forwardTo: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Listener> =>
+  startListenerProcess(service.url, ['--forward-to', forwardTo, ...extra], {
+    globalArgs: service.adminToken ? ['--token', service.adminToken] : [],
+    env: { ...process.env, ...env },
   });
-}
 
 const verified = (delivery: ReceivedDelivery, secret: string) => verifyWebhook({ rawBody: delivery.raw, headers: delivery.headers as Record<string, string>, secret });
 

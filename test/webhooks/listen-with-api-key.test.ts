@@ -7,7 +7,7 @@
  * config folder), so a second session signs like the first, until
  * `--new-secret`.
  */
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { eventually } from '../support/outbox-events';
 import { startReceiver, type ReceivedDelivery, type Receiver } from '../support/receiver';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { createTenant } from '../support/tenant';
+import { startListener as startListenerProcess, type Listener } from '../support/listener';
 
 const BIN = fileURLToPath(new URL('../../bin/payments-admin.js', import.meta.url));
 
@@ -31,49 +32,8 @@ function machine(): { env: NodeJS.ProcessEnv; configHome: string; remove(): void
   return { env, configHome: join(root, 'config'), remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-interface Listener {
-  child: ChildProcessWithoutNullStreams;
-  secret: string;
-  output(): string;
-  errors(): string;
-  exited: Promise<number | null>;
-  interrupt(): Promise<number | null>;
-}
-
-/** `payments-admin --url … webhook listen …` (no --token); resolves once ready, rejects with the exit code and stderr otherwise. */
-function startListener(url: string, args: string[], env: NodeJS.ProcessEnv): Promise<Listener> {
-  const child = spawn(process.execPath, [BIN, '--url', url, 'webhook', 'listen', ...args], { env });
-  let output = '';
-  let errors = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`listener did not get ready:\n${output}${errors}`)), 30_000);
-    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      // People's output, or --json's `ready` line.
-      const secret = /^Webhook signing secret .*: (whsec_\w+)$/m.exec(output)?.[1] ?? /^\{"ready":true,.*"secret":"(whsec_\w+)"/m.exec(output)?.[1];
-      if (/^(Ready! |\{"ready":true)/m.test(output) && secret) {
-        clearTimeout(timer);
-        resolve({
-          child,
-          secret,
-          output: () => output,
-          errors: () => errors,
-          exited,
-          interrupt: () => {
-            child.kill('SIGINT');
-            return exited;
-          },
-        });
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(Object.assign(new Error(`listener exited with ${code}: ${errors}`), { code, errors }));
-    });
-  });
-}
+/** `payments-admin --url … webhook listen …` (no --token) on the developer's machine. */
+const startListener = (url: string, args: string[], env: NodeJS.ProcessEnv): Promise<Listener> => startListenerProcess(url, args, { env });
 
 const refusalOf = (started: Promise<Listener>) =>
   started.then(
