@@ -7,6 +7,7 @@ import { generateTestWebhook, PaymentsClient, type TestWebhookEventInput, type W
 import { startSandbox, type Sandbox } from '../support/gateways';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant } from '../support/tenant';
+import { eventually as eventuallyStored } from '../support/outbox-events';
 
 const secret = 'whsec_examplereceiver0123456789abcdefghijkl';
 let receiver: RunningWebhookReceiver;
@@ -223,7 +224,11 @@ describe('example webhook receiver behind a real service', () => {
     const mine = () => received.filter((e) => 'paymentId' in e.data && e.data.paymentId === payment.id);
     const pending = await eventually(() => mine().find((e) => e.type === 'payment.pending'), 15_000);
 
-    const [delivery] = (await service.admin.webhooks.listDeliveries({ endpointId, eventId: pending.id })).items;
+    // The receiver may have the event before the service has recorded the attempt's outcome: a resend waits for that.
+    const delivery = await eventuallyStored(async () => {
+      const [found] = (await service.admin.webhooks.listDeliveries({ endpointId, eventId: pending.id })).items;
+      return found?.status === 'SENT' ? found : undefined;
+    }, 15_000);
     // Signed by the old secret until the overlap ends; the receiver holds both, as the README tells.
     expect(delivery!.signedWith).toEqual([createHash('sha256').update(oldSecret).digest('hex').slice(0, 12)]);
     const resent = await service.admin.webhooks.resend({ deliveryId: delivery!.id });
