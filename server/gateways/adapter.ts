@@ -24,6 +24,12 @@ export interface GatewayCapabilities {
   phoneRequiredForSubscription: boolean;
   /** true: `gateway.<name>.planId` is required to create a subscription. */
   planIdRequired: boolean;
+  /**
+   * What a paid payment's refund may be (decision 18): `partial` any amount up
+   * to what is refundable, `full` only the whole payment at once (a smaller
+   * amount answers 501 `not_implemented`), `none` no refund at all (501).
+   */
+  refunds: 'partial' | 'full' | 'none';
 }
 
 export interface GatewayCustomer {
@@ -84,6 +90,37 @@ export interface PaymentSnapshot {
   subscriptionRef: string | null;
   /** Pix: when the code stops being payable, where the gateway says (absent or null otherwise). */
   expiresAt?: string | null;
+}
+
+/** A refund's state at its gateway (decision 18): `pending` until the gateway says it settled or failed. */
+export type GatewayRefundStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface CreateRefundInput {
+  /** Stable across retries of the same refund (derived from its externalId): the gateway dedupes on it. */
+  idempotencyKey: string;
+  /** The refunded payment's gatewayRef. */
+  paymentRef: string;
+  /** The refunded payment's method: Pix refunds follow the Pix API's devolução where the gateway has one. */
+  method: PaymentMethod;
+  /** Cents to give back; never more than what is refundable (the core checks first). */
+  amount: number;
+  /** The payment's whole amount, for gateways that refund only in full. */
+  paymentAmount: number;
+  reason?: string | null;
+}
+
+export interface RefundSnapshot {
+  /** The gateway's refund id. */
+  gatewayRef: string;
+  /** The refunded payment's gatewayRef. */
+  paymentRef: string;
+  status: GatewayRefundStatus;
+  rawStatus: string;
+  /** false when rawStatus is not in the status table: log it; status is then `pending`. */
+  statusKnown: boolean;
+  amount: number;
+  /** The gateway's reason when it refused or failed the refund, for the merchant; null otherwise. */
+  failureReason: string | null;
 }
 
 export interface CreateSubscriptionInput {
@@ -174,6 +211,11 @@ export type GatewayEvent =
       nextBillingAt: string | null;
     })
   | (EventBase & {
+      /** A refund moved at its gateway (settled, failed, or still pending). */
+      kind: 'refund_status';
+      refund: RefundSnapshot;
+    })
+  | (EventBase & {
       /** gateway_c: the checkout link became a real subscription. */
       kind: 'subscription_checkout_completed';
       checkoutRef: string;
@@ -187,6 +229,18 @@ export interface GatewayAdapter {
   getPayment(gatewayRef: string): Promise<PaymentSnapshot>;
   /** Fails `unsupported` (action cancel) when capabilities.paymentCancel is false. */
   cancelPayment(gatewayRef: string): Promise<PaymentSnapshot>;
+  /**
+   * Asks the gateway to give back part or all of a paid payment. The answer is
+   * usually `pending`; the final state comes by webhook or getRefund. Fails
+   * `unsupported` (action refund) where capabilities.refunds forbids the amount,
+   * `refused` when the gateway declines (already refunded, not paid), and
+   * `unavailable` as every call may (timeout: the refund may exist; retrying
+   * with the same idempotencyKey finds it).
+   * (Optional only until every adapter speaks its gateway's refund protocol.)
+   */
+  createRefund?(input: CreateRefundInput): Promise<RefundSnapshot>;
+  /** The refund's present state; `missing` when the gateway does not know it. */
+  getRefund?(refundRef: string, paymentRef: string): Promise<RefundSnapshot>;
   createSubscription(input: CreateSubscriptionInput): Promise<SubscriptionSnapshot>;
   getSubscription(gatewayRef: string): Promise<SubscriptionSnapshot>;
   cancelSubscription(gatewayRef: string, options: CancelSubscriptionOptions): Promise<SubscriptionSnapshot>;

@@ -17,7 +17,7 @@ import type { ValidationIssue } from '../contract/errors';
  */
 export type GatewayFailureKind = 'refused' | 'unavailable' | 'unsupported' | 'missing';
 
-type Unsupported = { action: 'cancel' } | { method: PaymentMethod };
+type Unsupported = { action: 'cancel' | 'refund' } | { method: PaymentMethod };
 
 /**
  * How a gateway call fails. The gateway layer speaks only of the gateway;

@@ -67,6 +67,9 @@ async function applicationOf(em: EntityManager, services: Services, target: Inbo
       const subscription = await em.findOne(Subscription, { ...scope, gatewayRef: event.subscriptionRef });
       return subscription && onLocked(Subscription, subscription.id, subscriptionChargeChange(target, event));
     }
+    case 'refund_status':
+      // No adapter reports refunds yet; answered as unknown until refunds are stored.
+      return null;
   }
 }
 

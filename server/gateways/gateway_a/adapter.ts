@@ -45,6 +45,7 @@ export const gatewayACapabilities: GatewayCapabilities = {
   phoneRequiredForCard: false,
   phoneRequiredForSubscription: false,
   planIdRequired: false,
+  refunds: 'partial',
 };
 
 /** gateway_a's customer object: the document as `tax_id`, the phone as digits. */

@@ -50,6 +50,7 @@ export const gatewayBCapabilities: GatewayCapabilities = {
   phoneRequiredForCard: false,
   phoneRequiredForSubscription: false,
   planIdRequired: false,
+  refunds: 'partial',
 };
 
 const FIELD_PATHS: Record<string, FieldMapping> = {

@@ -57,6 +57,8 @@ export const gatewayCCapabilities: GatewayCapabilities = {
   phoneRequiredForCard: true,
   phoneRequiredForSubscription: true,
   planIdRequired: true,
+  // gateway_c refunds a card charge only as a whole.
+  refunds: 'full',
 };
 
 const FIELD_PATHS: Record<string, FieldMapping> = {
