@@ -147,6 +147,14 @@ const EnvSchema = z
     RECONCILIATION_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
     /** Reconciliation reads per second per gateway, for all nodes together when REDIS_URL is set (else per node). */
     RECONCILIATION_RATE_PER_GATEWAY: z.coerce.number().int().min(1).max(1_000).default(5),
+    /** Routing's circuit breaker (decision 21): a gateway is skipped for ROUTING_BREAKER_COOLDOWN_MS after this many unavailable creates in a row… */
+    ROUTING_BREAKER_CONSECUTIVE: z.coerce.number().int().min(1).max(1_000).default(5),
+    /** …or when at least ROUTING_BREAKER_MIN_CALLS creates of the last ROUTING_BREAKER_WINDOW_MS failed at this rate (0-1). */
+    ROUTING_BREAKER_FAILURE_RATE: z.coerce.number().gt(0).max(1).default(0.5),
+    ROUTING_BREAKER_MIN_CALLS: z.coerce.number().int().min(1).max(100_000).default(10),
+    ROUTING_BREAKER_WINDOW_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+    /** How long an open breaker skips its gateway before one probe create is let through. */
+    ROUTING_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
     /**
      * A second listener serving only `GET /metrics`, without credentials, for Prometheus (bind it where only Prometheus
      * reaches: METRICS_HOST). Unset: no such listener; /metrics stays on PORT behind the admin token.
@@ -231,6 +239,8 @@ export interface Config {
     payments_cancel: number;
     default: number;
   };
+  /** Routing's circuit breaker per gateway and environment (domain/gateway-health.ts). */
+  routingBreaker: { consecutive: number; failureRate: number; minCalls: number; windowMs: number; cooldownMs: number };
   /** Background reconciliation (server/domain/reconciliation). */
   reconciliation: { enabled: boolean; scheduleMs: number[]; pollIntervalMs: number; ratePerGatewayPerSecond: number };
   /** Outbound webhooks (server/webhooks). */
@@ -293,6 +303,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       scheduleMs: env.RECONCILIATION_SCHEDULE,
       pollIntervalMs: env.RECONCILIATION_POLL_INTERVAL_MS,
       ratePerGatewayPerSecond: env.RECONCILIATION_RATE_PER_GATEWAY,
+    },
+    routingBreaker: {
+      consecutive: env.ROUTING_BREAKER_CONSECUTIVE,
+      failureRate: env.ROUTING_BREAKER_FAILURE_RATE,
+      minCalls: env.ROUTING_BREAKER_MIN_CALLS,
+      windowMs: env.ROUTING_BREAKER_WINDOW_MS,
+      cooldownMs: env.ROUTING_BREAKER_COOLDOWN_MS,
     },
     events: { retentionDays: env.EVENT_RETENTION_DAYS },
     metricsListener: env.METRICS_PORT === undefined ? null : { host: env.METRICS_HOST ?? env.HOST, port: env.METRICS_PORT },

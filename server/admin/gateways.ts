@@ -6,7 +6,8 @@
  */
 import { configureGateway, listGatewayAccounts, listRoutes, removeRoute, setGatewayEnabled, setRoute } from '../domain/gateway-accounts';
 import { environmentAccess } from './access';
-import { ConfigureGatewayInput, EnvironmentRef, RemoveRouteInput, SetGatewayEnabledInput, SetRouteInput } from './inputs/gateways';
+import { ConfigureGatewayInput, EnvironmentRef, ExplainRouteInput, RemoveRouteInput, SetGatewayEnabledInput, SetRouteInput } from './inputs/gateways';
+import { explainRoute, routingHealth } from '../domain/routing-views';
 import { adminProcedure, adminT as t } from './procedure';
 
 export const gatewaysRouter = t.router({
@@ -43,5 +44,17 @@ export const routingRouter = t.router({
   list: adminProcedure.input(EnvironmentRef).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
     return listRoutes(ctx.em, input.environmentId);
+  }),
+
+  /** The dry run: which gateway would take a create now, and why. Calls no gateway. */
+  explain: adminProcedure.input(ExplainRouteInput).query(async ({ ctx, input }) => {
+    await environmentAccess(ctx, input.environmentId, 'read');
+    return explainRoute(ctx.em, ctx.services, input);
+  }),
+
+  /** Each configured gateway's recent outcomes, latency and circuit breaker. */
+  health: adminProcedure.input(EnvironmentRef).query(async ({ ctx, input }) => {
+    await environmentAccess(ctx, input.environmentId, 'read');
+    return routingHealth(ctx.em, ctx.services, input.environmentId);
   }),
 });

@@ -5,6 +5,8 @@ import { notFound } from '../domain/refusal';
 import { environmentAccess, recordAccess } from './access';
 import { PaymentGetInput, PaymentListInput } from './inputs/listing';
 import { adminProcedure, adminT as t } from './procedure';
+import { PaymentTraceInput } from './inputs/gateways';
+import { paymentTrace } from '../domain/routing-views';
 
 export const paymentsRouter = t.router({
   list: adminProcedure.input(PaymentListInput).query(async ({ ctx, input }) => {
@@ -18,5 +20,11 @@ export const paymentsRouter = t.router({
     if (!payment) throw missing;
     await recordAccess(ctx, payment.environment.id, 'read', missing);
     return paymentDetail(ctx.em, payment);
+  }),
+
+  /** How routing chose the gateway: the rule, the candidates, each attempt (decision 21). */
+  trace: adminProcedure.input(PaymentTraceInput).query(async ({ ctx, input }) => {
+    await environmentAccess(ctx, input.environmentId, 'read');
+    return paymentTrace(ctx.em, input);
   }),
 });

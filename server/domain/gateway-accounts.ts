@@ -12,6 +12,8 @@ import { checkOutboundUrl, gatewayUrlPolicy, UrlRefused } from '../outbound/url-
 import type { Services } from '../services';
 import { notFound, operatorRefusal } from './refusal';
 import { loadEnvironment } from './tenancy';
+import { ruleGateways } from './routing';
+import type { RuleGateway } from './routing-trace';
 
 /** Where a gateway sends its notifications for this account. */
 export const inboundWebhookUrl = (services: Services, account: Pick<GatewayAccount, 'id' | 'gateway'>): string =>
@@ -97,12 +99,28 @@ export async function listGatewayAccounts(em: EntityManager, services: Services,
   return (await em.find(GatewayAccount, { environment }, { orderBy: { gateway: 'asc' } })).map((account) => gatewayAccountView(services, account));
 }
 
-export async function setRoute(em: EntityManager, services: Services, input: { environmentId: string; method: RoutingMethod; gateway: GatewayName }) {
+/**
+ * Sets a method's rule: an ordered list of gateways with optional weights
+ * (checked by the input), or one gateway as before. The `gateway` column keeps
+ * the first, for readers of one gateway.
+ */
+export async function setRoute(
+  em: EntityManager,
+  services: Services,
+  input: { environmentId: string; method: RoutingMethod; gateway?: GatewayName; gateways?: { gateway: GatewayName; weight?: number | null }[] },
+) {
   const environment = await loadEnvironment(em, input.environmentId);
-  const rule = await em.upsert(RoutingRule, { environment, method: input.method, gateway: input.gateway, updatedAt: new Date() });
+  const gateways: RuleGateway[] = input.gateways ? input.gateways.map(({ gateway, weight }) => ({ gateway, weight: weight ?? null })) : [{ gateway: input.gateway!, weight: null }];
+  const rule = await em.upsert(RoutingRule, { environment, method: input.method, gateway: gateways[0]!.gateway, gateways, updatedAt: new Date() });
   services.gateways.invalidate(environment.id);
-  return { environmentId: environment.id, method: rule.method, gateway: rule.gateway };
+  return routeView(environment.id, rule);
 }
+
+/** A rule as operators see it: `gateways` in order with their weights; `gateway` is the first (the primary), as before lists. */
+const routeView = (environmentId: string, rule: RoutingRule) => {
+  const gateways = ruleGateways(rule);
+  return { environmentId, method: rule.method, gateway: gateways[0]!.gateway, gateways };
+};
 
 export async function removeRoute(em: EntityManager, services: Services, input: { environmentId: string; method: RoutingMethod }) {
   const removed = await em.nativeDelete(RoutingRule, { environment: input.environmentId, method: input.method });
@@ -112,9 +130,5 @@ export async function removeRoute(em: EntityManager, services: Services, input: 
 
 export async function listRoutes(em: EntityManager, environmentId: string) {
   const environment = await loadEnvironment(em, environmentId);
-  return (await em.find(RoutingRule, { environment }, { orderBy: { method: 'asc' } })).map((rule) => ({
-    environmentId: environment.id,
-    method: rule.method,
-    gateway: rule.gateway,
-  }));
+  return (await em.find(RoutingRule, { environment }, { orderBy: { method: 'asc' } })).map((rule) => routeView(environment.id, rule));
 }

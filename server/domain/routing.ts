@@ -1,9 +1,13 @@
 /**
- * Routing: which gateway serves a method (PIX, CARD, SUBSCRIPTION) in an
- * environment, and the adapter to reach it. The configuration is read on
- * every create, so it is cached per environment: operator changes through this
- * process invalidate it at once; other nodes see them within CACHE_TTL_MS.
+ * Routing: which gateways serve a method (PIX, CARD, SUBSCRIPTION) in an
+ * environment, in which order, and the adapters to reach them (decision 21).
+ * The configuration is read on every create, so it is cached per environment:
+ * operator changes through this process invalidate it at once; other nodes
+ * see them within CACHE_TTL_MS. Each gateway's health and circuit breaker
+ * live in `health` (gateway-health.ts); the order of one create is `plan`,
+ * the dry run of it `explain`.
  */
+import { createHash } from 'node:crypto';
 import type { GatewayName, PaymentMethod, RoutingMethod } from '../contract/enums';
 import { Refusal } from './refusal';
 import { GatewayAccount, RoutingRule } from '../db/entities';
@@ -12,6 +16,8 @@ import { speakingThroughTheCore } from './gateway-calls';
 import { createGatewayAdapter, gatewayCapabilities, type GatewayAdapter, type GatewayTransport } from '../gateways';
 import { raises } from './raises';
 import type { SecretBox } from './secret-box';
+import { DEFAULT_BREAKER, GatewayHealth } from './gateway-health';
+import type { CandidateState, RoutingCandidate, RuleGateway } from './routing-trace';
 
 export const CACHE_TTL_MS = 5_000;
 
@@ -26,7 +32,7 @@ interface AccountRecord {
 
 interface EnvironmentRouting {
   loadedAt: number;
-  rules: Map<RoutingMethod, GatewayName>;
+  rules: Map<RoutingMethod, RuleGateway[]>;
   accounts: Map<GatewayName, AccountRecord>;
 }
 
@@ -52,6 +58,52 @@ export const methodOfRoute = (method: RoutingMethod): PaymentMethod => (method =
  */
 export type RouteDecision = { route: Route; refusal?: never } | { route?: never; refusal: Refusal };
 
+/** A create's routing: the rule, every candidate in the order tried, the usable ones' routes; `refusal` when none is usable. */
+export interface RoutingPlan {
+  method: RoutingMethod;
+  rule: RuleGateway[];
+  candidates: RoutingCandidate[];
+  routes: Route[];
+  reason: string;
+  refusal?: Refusal;
+}
+
+export interface RoutingExplanation {
+  method: RoutingMethod;
+  rule: RuleGateway[];
+  candidates: RoutingCandidate[];
+  chosen: GatewayName | null;
+  reason: string;
+}
+
+/** A rule's gateways; a row written before lists existed names its one gateway. */
+export const ruleGateways = (rule: Pick<RoutingRule, 'gateway' | 'gateways'>): RuleGateway[] =>
+  rule.gateways && rule.gateways.length > 0 ? rule.gateways.map(({ gateway, weight }) => ({ gateway, weight: weight ?? null })) : [{ gateway: rule.gateway, weight: null }];
+
+/**
+ * Where a weighted rule sends this externalId: a hash of the environment,
+ * method and externalId into 0-99, laid over the weights in rule order, so
+ * the split follows the weights and every retry of an externalId picks the
+ * same gateway. The others follow in rule order (the fallbacks). Without
+ * weights, or without an externalId (the dry run), the rule's order.
+ */
+export function tryOrder(rule: RuleGateway[], environmentId: string, method: RoutingMethod, externalId?: string): { order: RuleGateway[]; reason: string } {
+  const weighted = rule.some((g) => g.weight !== null);
+  if (!weighted) return { order: rule, reason: rule.length > 1 ? `rule order: ${rule.map((g) => g.gateway).join(' then ')}` : `the rule names ${rule[0]!.gateway}` };
+  const split = rule.map((g) => `${g.gateway} ${g.weight ?? 0}%`).join(', ');
+  if (externalId === undefined) return { order: rule, reason: `weighted (${split}): each externalId goes where its hash falls; pass an externalId to see where one goes` };
+  const bucket = splitBucket(environmentId, method, externalId);
+  let upTo = 0;
+  const pick = rule.find((g) => (upTo += g.weight ?? 0) > bucket) ?? rule.find((g) => (g.weight ?? 0) > 0) ?? rule[0]!;
+  return { order: [pick, ...rule.filter((g) => g !== pick)], reason: `weighted (${split}): this externalId falls at ${bucket} of 100, on ${pick.gateway}` };
+}
+
+/** 0-99, stable for one (environment, method, externalId). */
+export function splitBucket(environmentId: string, method: RoutingMethod, externalId: string): number {
+  const digest = createHash('sha256').update(`${environmentId}\u0000${method}\u0000${externalId}`).digest();
+  return Math.floor((digest.readUInt32BE(0) / 0x1_0000_0000) * 100);
+}
+
 export class GatewayDirectory {
   private readonly routing = new Map<string, EnvironmentRouting>();
   private readonly adapters = new Map<string, { version: number; adapter: GatewayAdapter }>();
@@ -62,21 +114,84 @@ export class GatewayDirectory {
     private readonly transport: GatewayTransport = {},
     /** Milliseconds now, for the cache's age. */
     private readonly clock: () => number = Date.now,
+    /** Each gateway's recent outcomes and its circuit breaker, per environment. */
+    readonly health: GatewayHealth = new GatewayHealth(DEFAULT_BREAKER, 11_000, null),
   ) {}
 
-  /** The gateway for a new payment or subscription, or the routing 409 that stops it. */
-  async resolve(em: EntityManager, environmentId: string, method: RoutingMethod): Promise<Route> {
+  /**
+   * The order in which a new create tries the gateways of its method's rule:
+   * the weighted pick for this externalId first, then the others in the rule's
+   * order. Gateways that cannot take it (not configured, disabled, method not
+   * supported) are left out of `routes`; none left is the routing refusal of
+   * the first one, which for a rule of one gateway is exactly the 409 it
+   * always answered. The breaker is asked only when each gateway's turn comes.
+   */
+  async plan(em: EntityManager, environmentId: string, method: RoutingMethod, externalId?: string): Promise<RoutingPlan> {
     const routing = await this.load(em, environmentId);
-    const gateway = routing.rules.get(method);
-    if (!gateway) throw new Refusal('no_routing_rule', {}, `No gateway is configured for ${method} in this environment.`);
-    const account = routing.accounts.get(gateway);
-    if (!account) throw new Refusal('provider_not_configured', { provider: gateway });
-    if (!account.enabled) throw new Refusal('provider_disabled', { provider: gateway });
-    const paymentMethod = methodOfRoute(method);
-    if (!gatewayCapabilities[gateway].methods.includes(paymentMethod)) {
-      throw new Refusal('method_not_supported', { provider: gateway, method: paymentMethod });
+    const rule = routing.rules.get(method) ?? [];
+    if (rule.length === 0) {
+      return { method, rule, candidates: [], routes: [], reason: 'no rule', refusal: new Refusal('no_routing_rule', {}, `No gateway is configured for ${method} in this environment.`) };
     }
-    return { gateway, accountId: account.id, adapter: this.adapterOf(account) };
+    const { order, reason } = tryOrder(rule, environmentId, method, externalId);
+    const paymentMethod = methodOfRoute(method);
+    const candidates: RoutingCandidate[] = [];
+    const routes: Route[] = [];
+    let refusal: Refusal | undefined;
+    for (const { gateway, weight } of order) {
+      const account = routing.accounts.get(gateway);
+      let unusable: { state: CandidateState; refusal: Refusal; reason: string } | null = null;
+      if (!account) unusable = { state: 'not_configured', refusal: new Refusal('provider_not_configured', { provider: gateway }), reason: `${gateway} has no account in this environment` };
+      else if (!account.enabled) unusable = { state: 'disabled', refusal: new Refusal('provider_disabled', { provider: gateway }), reason: `${gateway} is disabled` };
+      else if (!gatewayCapabilities[gateway].methods.includes(paymentMethod)) {
+        unusable = { state: 'method_not_supported', refusal: new Refusal('method_not_supported', { provider: gateway, method: paymentMethod }), reason: `${gateway} does not take ${paymentMethod}` };
+      }
+      if (unusable) {
+        refusal ??= unusable.refusal;
+        candidates.push({ gateway, weight, state: unusable.state, reason: unusable.reason });
+        continue;
+      }
+      candidates.push({ gateway, weight, state: 'available', reason: 'configured and enabled' });
+      routes.push({ gateway, accountId: account!.id, adapter: this.adapterOf(account!) });
+    }
+    return { method, rule, candidates, routes, reason, ...(routes.length === 0 ? { refusal } : {}) };
+  }
+
+  /**
+   * The dry run: which gateway would take a create now and why, with each
+   * candidate's breaker state. Calls no gateway and takes no probe.
+   */
+  async explain(em: EntityManager, environmentId: string, method: RoutingMethod, externalId?: string): Promise<RoutingExplanation> {
+    const plan = await this.plan(em, environmentId, method, externalId);
+    const candidates: RoutingCandidate[] = [];
+    for (const candidate of plan.candidates) {
+      if (candidate.state !== 'available') {
+        candidates.push(candidate);
+        continue;
+      }
+      const breaker = await this.health.state(environmentId, candidate.gateway);
+      if (breaker.state === 'open') candidates.push({ ...candidate, state: 'open', reason: `failing: skipped until ${new Date(breaker.openUntil!).toISOString()}` });
+      else if (breaker.state === 'half_open') candidates.push({ ...candidate, state: 'half_open', reason: 'cool-down over: the next create probes it' });
+      else candidates.push(candidate);
+    }
+    const rule = plan.rule.map(({ gateway, weight }) => ({ gateway, weight }));
+    if (plan.refusal) return { method, rule, candidates, chosen: null, reason: `${plan.refusal.code}: ${plan.refusal.message}` };
+    const takes = candidates.find((c) => c.state === 'available' || c.state === 'half_open');
+    // Every usable gateway's breaker open: the last one is called anyway (a create is never left with no gateway to try).
+    const chosen = takes ?? [...candidates].reverse().find((c) => c.state === 'open')!;
+    const skipped = candidates.slice(0, candidates.indexOf(chosen)).filter((c) => c.gateway !== chosen.gateway);
+    const why = [
+      plan.reason,
+      ...skipped.map((c) => `${c.gateway} passed over (${c.state}: ${c.reason})`),
+      takes ? `${chosen.gateway} ${chosen.state === 'half_open' ? 'would be probed' : 'takes it'}` : `every gateway is failing: ${chosen.gateway}, the last, is tried anyway`,
+    ];
+    return { method, rule, candidates, chosen: chosen.gateway, reason: why.join('; ') };
+  }
+
+  /** The first gateway a new payment or subscription would try, or the routing 409 that stops it. */
+  async resolve(em: EntityManager, environmentId: string, method: RoutingMethod): Promise<Route> {
+    const plan = await this.plan(em, environmentId, method);
+    if (plan.refusal) throw plan.refusal;
+    return plan.routes[0]!;
   }
 
   /** `resolve`, with a routing refusal handed back instead of thrown, for the caller to raise in its turn. */
@@ -125,7 +240,7 @@ export class GatewayDirectory {
     ]);
     const routing: EnvironmentRouting = {
       loadedAt: this.clock(),
-      rules: new Map(rules.map((rule) => [rule.method, rule.gateway])),
+      rules: new Map(rules.map((rule) => [rule.method, ruleGateways(rule)])),
       accounts: new Map(accounts.map((account) => [account.gateway, toRecord(account)])),
     };
     this.routing.set(environmentId, routing);

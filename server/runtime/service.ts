@@ -25,6 +25,7 @@ import { localTenancyEpoch, redisTenancyEpoch } from './tenancy-epochs';
 import { ApiKeyCache, CACHE_TTL_MS } from '../domain/authenticate';
 import type { Services } from '../services';
 import { GatewayDirectory } from '../domain/routing';
+import { GatewayHealth } from '../domain/gateway-health';
 import { SecretBox } from '../domain/secret-box';
 import { WebhookDispatcher } from '../webhooks/dispatcher';
 import { Reconciler } from '../domain/reconciliation/reconciler';
@@ -89,7 +90,9 @@ export async function startService(config: Config, log: Logger, options: { now?:
   const mailer = config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : outboxMailer(config.dataDir, config.mail.from);
   // Gateway calls pass the same address guard as webhook deliveries, at connect time (production; see gatewayUrlPolicy).
   const connector = gatewayUrlPolicy(config).allowLocal ? undefined : guardedConnector(webhooks.resolveHost, config.gatewayTimeouts.connectMs);
-  const gateways = new GatewayDirectory(secrets, { timeouts: config.gatewayTimeouts, connector });
+  // The breaker's state is shared through Redis when configured; a probe may take the gateway's whole timeout.
+  const health = new GatewayHealth(config.routingBreaker, config.gatewayTimeouts.totalMs + 1_000, shared);
+  const gateways = new GatewayDirectory(secrets, { timeouts: config.gatewayTimeouts, connector }, Date.now, health);
   const services: Services = { config, log, db, rateLimiter, loginThrottle, apiKeys, mailer, secrets, gateways, outbox: { notify: () => {} }, webhooks, publicUrl: () => publicUrl, sandbox: null, now: options.now ?? (() => new Date()) };
   // The dispatcher replaces the no-op outbox; without it (WEBHOOK_DISPATCHER=false) another instance delivers.
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(services) : null;

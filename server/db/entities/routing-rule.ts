@@ -1,8 +1,12 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { GATEWAY_NAMES, ROUTING_METHODS } from '../../contract/enums';
 import { Environment } from './environment';
+import type { RuleGateway } from '../../domain/routing-trace';
 
-/** Which gateway serves a method (PIX, CARD, SUBSCRIPTION) in an environment. */
+/**
+ * Which gateways serve a method (PIX, CARD, SUBSCRIPTION) in an environment:
+ * an ordered list (the fallback order) with optional weights (decision 21).
+ */
 export const RoutingRuleSchema = defineEntity({
   name: 'RoutingRule',
   tableName: 'routing_rules',
@@ -10,7 +14,9 @@ export const RoutingRuleSchema = defineEntity({
   properties: {
     environment: () => p.manyToOne(Environment).primary(),
     method: p.enum(ROUTING_METHODS).primary(),
+    /** The list's first gateway (the primary), kept for readers of one gateway. */
     gateway: p.enum(GATEWAY_NAMES),
+    gateways: p.json<RuleGateway[]>(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });

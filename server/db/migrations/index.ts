@@ -13,6 +13,7 @@ import { Migration20261124130000_password_resets } from './Migration202611241300
 import { Migration20261125082857_money_truth } from './Migration20261125082857_money_truth';
 import { Migration20261125091638_events_feed_indexes } from './Migration20261125091638_events_feed_indexes';
 import { Migration20261125093607_webhook_retries } from './Migration20261125093607_webhook_retries';
+import { Migration20261125122139_routing_lists_and_traces } from './Migration20261125122139_routing_lists_and_traces';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -28,4 +29,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125082857_money_truth', class: Migration20261125082857_money_truth },
   { name: 'Migration20261125091638_events_feed_indexes', class: Migration20261125091638_events_feed_indexes },
   { name: 'Migration20261125093607_webhook_retries', class: Migration20261125093607_webhook_retries },
+  { name: 'Migration20261125122139_routing_lists_and_traces', class: Migration20261125122139_routing_lists_and_traces },
 ];

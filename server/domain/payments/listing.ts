@@ -1,4 +1,5 @@
 /** The dashboard's payments: a filtered, cursor-paginated list and one payment with its timeline. */
+import { traceView } from '../routing-views';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { GatewayName, PaymentMethod, PaymentStatus } from '../../contract/enums';
 import { Payment } from './payment';
@@ -58,5 +59,7 @@ export async function paymentDetail(em: EntityManager, payment: Payment) {
       updatedAt: payment.updatedAt.toISOString(),
     },
     events: await timelineOf(em, payment.environment.id, payment.id),
+    /** How routing chose the gateway (decision 21). */
+    routingTrace: traceView(payment),
   };
 }

@@ -8,6 +8,7 @@ import { p, type InferEntityFromProperties, type Opt } from '@mikro-orm/core';
 import { GATEWAY_NAMES } from '../../contract/enums';
 import { TEXT_LIMITS } from '../../contract/limits';
 import { Environment } from '../../db/entities';
+import type { RoutingTrace } from '../routing-trace';
 
 /** The first background read of a new resource, a minute after it was created. */
 export const FIRST_RECONCILIATION_MS = 60_000;
@@ -54,6 +55,8 @@ export const registrationColumns = {
   reconcileLeaseUntil: p.datetime().nullable(),
   /** When the gateway answered that it does not know this resource (not found); surfaced to operators, never retried. */
   gatewayMissingAt: p.datetime().nullable(),
+  /** How routing chose the gateway (decision 21): operators only, never the public resource. */
+  routingTrace: p.json<RoutingTrace>().nullable(),
 };
 
 type RegistrationColumns = InferEntityFromProperties<typeof registrationColumns>;

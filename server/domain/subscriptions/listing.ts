@@ -1,4 +1,5 @@
 /** The dashboard's subscriptions: a filtered, cursor-paginated list and one subscription with its timeline and charges. */
+import { traceView } from '../routing-views';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { GatewayName, SubscriptionStatus } from '../../contract/enums';
 import { Payment } from '../payments/payment';
@@ -56,5 +57,7 @@ export async function subscriptionDetail(em: EntityManager, subscription: Subscr
     events: await timelineOf(em, environmentId, subscription.id),
     /** The payments charged for it, newest first. */
     payments: charges.map(paymentRow),
+    /** How routing chose the gateway (decision 21). */
+    routingTrace: traceView(subscription),
   };
 }
