@@ -11,6 +11,16 @@ export const PAYMENT_OUTCOMES = ['pay', 'decline', 'expire'] as const;
 export const SUBSCRIPTION_OUTCOMES = ['complete-checkout', 'renew', 'charge-failure', 'past-due', 'end-trial'] as const;
 export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
 export type SubscriptionOutcome = (typeof SUBSCRIPTION_OUTCOMES)[number];
+/** What the gateway does with a pending refund: give the money back (`settle`) or not (`fail`). */
+export const REFUND_OUTCOMES = ['settle', 'fail'] as const;
+export type RefundOutcome = (typeof REFUND_OUTCOMES)[number];
+/**
+ * When a simulator settles the refunds it is asked for: `later` (the default, as
+ * payments wait for the customer: pending until `settle`/`fail`), or `at-once`
+ * (the refund call already answers it settled, and its notification follows).
+ */
+export const REFUND_SETTLEMENTS = ['later', 'at-once'] as const;
+export type RefundSettlement = (typeof REFUND_SETTLEMENTS)[number];
 
 export const SIM_OPERATIONS = [
   'createPayment',
@@ -21,6 +31,8 @@ export const SIM_OPERATIONS = [
   'getSubscription',
   'cancelSubscription',
   'getPlan',
+  'createRefund',
+  'getRefund',
 ] as const;
 export type SimOperation = (typeof SIM_OPERATIONS)[number];
 

@@ -16,6 +16,7 @@ import * as tableA from '../../server/gateways/gateway_a/status-map';
 import * as tableB from '../../server/gateways/gateway_b/status-map';
 import * as tableC from '../../server/gateways/gateway_c/status-map';
 import { mapStatus, type StatusTable } from '../../server/gateways/status-table';
+import type { GatewayRefundStatus } from '../../server/gateways/adapter';
 import { CUSTOMER, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
 
 const TABLES: Record<GatewayName, { payment: StatusTable<PaymentStatus>; subscription: StatusTable<SubscriptionStatus> }> = {
@@ -23,6 +24,15 @@ const TABLES: Record<GatewayName, { payment: StatusTable<PaymentStatus>; subscri
   gateway_b: { payment: tableB.paymentStatusTable, subscription: tableB.subscriptionStatusTable },
   gateway_c: { payment: tableC.paymentStatusTable, subscription: tableC.subscriptionStatusTable },
 };
+
+/** Each gateway's refund vocabularies, and the method whose refunds speak each one. */
+const REFUND_TABLES: Partial<Record<GatewayName, { method: 'pix' | 'card'; table: StatusTable<GatewayRefundStatus> }[]>> = {
+  gateway_a: [
+    { method: 'card', table: tableA.refundStatusTable },
+    { method: 'pix', table: tableA.devolucaoStatusTable },
+  ],
+};
+const REFUND_STATUSES: readonly GatewayRefundStatus[] = ['pending', 'succeeded', 'failed'];
 
 const UNKNOWN = 'SOMETHING_NEW_42';
 
@@ -41,6 +51,14 @@ describe('status tables', () => {
     }
     for (const status of Object.values(tables.subscription.entries)) expect(SUBSCRIPTION_STATUSES).toContain(status);
     expect(tables.subscription.fallback).not.toBe('canceled');
+  });
+
+  it.each(Object.entries(REFUND_TABLES))('%s refunds: targets are refund statuses and the fallback is pending', (_name, tables) => {
+    for (const { table } of tables ?? []) {
+      for (const status of Object.values(table.entries)) expect(REFUND_STATUSES).toContain(status);
+      expect(table.fallback).toBe('pending');
+      expect(Object.values(table.entries)).toEqual(expect.arrayContaining([...REFUND_STATUSES]));
+    }
   });
 
   it('does not treat inherited object keys as statuses', () => {
@@ -74,5 +92,15 @@ describe.each(GATEWAY_NAMES)('%s statuses over the wire', (name) => {
     await gw.sim.setSubscriptionStatus(subscriptionRef, raw);
     const snapshot = await gw.adapter.getSubscription(subscriptionRef);
     expect(snapshot).toMatchObject({ gatewayRef: subscriptionRef, rawStatus: raw, status, statusKnown: known });
+  });
+
+  const refundRows = (REFUND_TABLES[name] ?? []).flatMap(({ method, table }) => rows(table).map((row) => ({ ...row, method })));
+  it.each(refundRows)('$method refund $raw → $status (known: $known)', async ({ method, raw, status, known }) => {
+    const payment = await gw.adapter.createPayment({ idempotencyKey: `rst-${++seq}`, amount: 1000, method, customer: CUSTOMER });
+    await gw.sim.payPayment(payment.gatewayRef);
+    const refund = await gw.adapter.createRefund!({ idempotencyKey: `rst-${++seq}`, paymentRef: payment.gatewayRef, method, amount: 1000, paymentAmount: 1000 });
+    await gw.sim.setRefundStatus(refund.gatewayRef, raw);
+    const snapshot = await gw.adapter.getRefund!(refund.gatewayRef, payment.gatewayRef);
+    expect(snapshot).toMatchObject({ gatewayRef: refund.gatewayRef, paymentRef: payment.gatewayRef, rawStatus: raw, status, statusKnown: known });
   });
 });

@@ -1,6 +1,7 @@
 /** gateway_a: JSON REST, bearer secret key, Idempotency-Key header, `t=…,v1=…` signed webhooks. */
 import type {
   CreatePaymentInput,
+  CreateRefundInput,
   CreateSubscriptionInput,
   GatewayAdapter,
   GatewayAdapterConfig,
@@ -9,29 +10,35 @@ import type {
   GatewayEvent,
   InboundWebhook,
   PaymentSnapshot,
+  RefundSnapshot,
   SubscriptionSnapshot,
   CancelSubscriptionOptions,
 } from '../adapter';
 import { parseCredentials } from '../credentials';
 import { phoneDigits } from '../customer';
 import { GatewayFailure, WebhookRejectedError } from '../errors';
-import { GatewayHttpClient } from '../http-client';
+import { GatewayHttpClient, type GatewayResponse } from '../http-client';
+import { devolucaoId } from '../pix-devolucao';
 import { expectAnswer, expectFound, unixToIso, type FieldMapping } from '../responses';
 import { hmacSha256, headerValue, safeEqual } from '../signing';
 import { parseWebhookBody, parseWebhookObject } from '../webhook-payload';
 import { mapStatus } from '../status-table';
-import { paymentStatusTable, subscriptionStatusTable } from './status-map';
+import { devolucaoStatusTable, paymentStatusTable, refundStatusTable, subscriptionStatusTable } from './status-map';
 import {
   credentialsSchema,
+  devolucaoSchema,
   errorSchema,
   eventSchema,
   invoiceSchema,
   paymentSchema,
+  refundSchema,
   SIGNATURE_HEADER,
   SIGNATURE_TOLERANCE_SECONDS,
   subscriptionSchema,
   type GatewayACredentials,
+  type WireDevolucao,
   type WirePayment,
+  type WireRefund,
   type WireSubscription,
 } from './wire';
 
@@ -75,6 +82,59 @@ const refusal = {
   },
   map: FIELD_PATHS,
 };
+
+/** gateway_a's refusals of a refund (422 `code`), on our request: the amount, or the payment as a whole. */
+const REFUND_REFUSALS: Record<string, FieldMapping> = {
+  amount_too_large: { path: ['amount'], message: 'gateway_a refused the amount: it is more than the payment has left to refund there.' },
+  charge_already_refunded: { path: ['amount'], message: 'gateway_a says the payment was already refunded in full.' },
+  payment_not_paid: { path: [], message: 'gateway_a says the payment is not paid there, so nothing can be refunded.' },
+};
+
+const refundRefusal = {
+  fields: (body: unknown) => {
+    const parsed = errorSchema.safeParse(body);
+    if (!parsed.success) return null;
+    const { code, param } = parsed.data.error;
+    if (code && Object.hasOwn(REFUND_REFUSALS, code)) return [code];
+    return param ? [param] : null;
+  },
+  map: { ...REFUND_REFUSALS, amount: FIELD_PATHS.amount!, reason: { path: ['reason'], message: 'The gateway refused the reason.' }, description: { path: ['reason'], message: 'The gateway refused the reason.' } },
+};
+
+/** A refund call naming a payment the gateway does not know: the reference leads nowhere, as on a read. */
+function expectRefund<T>(response: GatewayResponse, schema: Parameters<typeof expectAnswer<T>>[2], what: string): T {
+  if (response.status === 404) throw GatewayFailure.missing(PROVIDER, what);
+  return expectAnswer(PROVIDER, response, schema, what, refundRefusal);
+}
+
+export function toRefundSnapshot(refund: WireRefund): RefundSnapshot {
+  const mapped = mapStatus(refundStatusTable, refund.status);
+  return {
+    gatewayRef: refund.id,
+    paymentRef: refund.payment,
+    status: mapped.status,
+    rawStatus: refund.status,
+    statusKnown: mapped.known,
+    amount: refund.amount,
+    failureReason: mapped.status === 'failed' ? refund.failure_reason : null,
+  };
+}
+
+export function toDevolucaoSnapshot(devolucao: WireDevolucao): RefundSnapshot {
+  const mapped = mapStatus(devolucaoStatusTable, devolucao.status);
+  return {
+    gatewayRef: devolucao.id,
+    paymentRef: devolucao.payment,
+    status: mapped.status,
+    rawStatus: devolucao.status,
+    statusKnown: mapped.known,
+    amount: devolucao.amount,
+    failureReason: mapped.status === 'failed' ? devolucao.failure_reason : null,
+  };
+}
+
+/** Card refunds are `re_…`; anything else we hold is a devolução id (hex, see pix-devolucao.ts). */
+const isCardRefund = (refundRef: string) => refundRef.startsWith('re_');
 
 export function toPaymentSnapshot(payment: WirePayment): PaymentSnapshot {
   const mapped = mapStatus(paymentStatusTable, payment.status);
@@ -140,13 +200,54 @@ export class GatewayAAdapter implements GatewayAdapter {
   }
 
   async getPayment(gatewayRef: string): Promise<PaymentSnapshot> {
+    return toPaymentSnapshot(await this.fetchPayment(gatewayRef));
+  }
+
+  private async fetchPayment(gatewayRef: string): Promise<WirePayment> {
     const response = await this.http.send({ method: 'GET', path: `/v1/payments/${encodeURIComponent(gatewayRef)}` });
-    return toPaymentSnapshot(expectFound(PROVIDER, response, paymentSchema, 'get payment'));
+    return expectFound(PROVIDER, response, paymentSchema, 'get payment');
   }
 
   async cancelPayment(gatewayRef: string): Promise<PaymentSnapshot> {
     const response = await this.http.send({ method: 'POST', path: `/v1/payments/${encodeURIComponent(gatewayRef)}/cancel` });
     return toPaymentSnapshot(expectAnswer(PROVIDER, response, paymentSchema, 'cancel payment'));
+  }
+
+  /**
+   * Card: `POST /v1/refunds` under the Idempotency-Key. Pix: a devolução
+   * `PUT` on the paid Pix's end-to-end id (read from the payment first) with
+   * an id derived from the key. Either way a retry finds the same refund.
+   */
+  async createRefund(input: CreateRefundInput): Promise<RefundSnapshot> {
+    if (input.method === 'pix') {
+      const endToEndId = (await this.fetchPayment(input.paymentRef)).pix?.end_to_end_id;
+      if (!endToEndId) throw GatewayFailure.refused(PROVIDER, [{ ...REFUND_REFUSALS.payment_not_paid!, path: [] }]);
+      const response = await this.http.send({
+        method: 'PUT',
+        path: `/v1/pix/${encodeURIComponent(endToEndId)}/devolucao/${devolucaoId(input.idempotencyKey)}`,
+        body: { amount: input.amount, description: input.reason ?? undefined },
+      });
+      return toDevolucaoSnapshot(expectRefund(response, devolucaoSchema, 'create pix devolucao'));
+    }
+    const response = await this.http.send({
+      method: 'POST',
+      path: '/v1/refunds',
+      headers: { 'idempotency-key': input.idempotencyKey },
+      body: { payment: input.paymentRef, amount: input.amount, reason: input.reason ?? undefined },
+    });
+    return toRefundSnapshot(expectRefund(response, refundSchema, 'create refund'));
+  }
+
+  async getRefund(refundRef: string, paymentRef: string): Promise<RefundSnapshot> {
+    if (isCardRefund(refundRef)) {
+      const response = await this.http.send({ method: 'GET', path: `/v1/refunds/${encodeURIComponent(refundRef)}` });
+      return toRefundSnapshot(expectFound(PROVIDER, response, refundSchema, 'get refund'));
+    }
+    const endToEndId = (await this.fetchPayment(paymentRef)).pix?.end_to_end_id;
+    // An unpaid Pix has no end-to-end id, so no devolução of it can exist.
+    if (!endToEndId) throw GatewayFailure.missing(PROVIDER, 'get pix devolucao');
+    const response = await this.http.send({ method: 'GET', path: `/v1/pix/${encodeURIComponent(endToEndId)}/devolucao/${encodeURIComponent(refundRef)}` });
+    return toDevolucaoSnapshot(expectFound(PROVIDER, response, devolucaoSchema, 'get pix devolucao'));
   }
 
   async createSubscription(input: CreateSubscriptionInput): Promise<SubscriptionSnapshot> {
@@ -207,6 +308,14 @@ export class GatewayAAdapter implements GatewayAdapter {
             nextBillingAt: unixToIso(invoice.period_end),
           },
         ];
+      }
+      case 'refund.updated': {
+        const refund = parseWebhookObject(PROVIDER, object, refundSchema);
+        return [{ ...base, kind: 'refund_status', refund: toRefundSnapshot(refund) }];
+      }
+      case 'pix_devolucao.updated': {
+        const devolucao = parseWebhookObject(PROVIDER, object, devolucaoSchema);
+        return [{ ...base, kind: 'refund_status', refund: toDevolucaoSnapshot(devolucao) }];
       }
       default:
         return [];

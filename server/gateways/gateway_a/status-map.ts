@@ -1,5 +1,6 @@
 /** Every status gateway_a documents, mapped to ours (see PROTOCOL.md, "Statuses"). */
 import type { PaymentStatus, SubscriptionStatus } from '../../contract/enums';
+import type { GatewayRefundStatus } from '../adapter';
 import type { StatusTable } from '../status-table';
 
 export const paymentStatusTable: StatusTable<PaymentStatus> = {
@@ -28,4 +29,29 @@ export const subscriptionStatusTable: StatusTable<SubscriptionStatus> = {
   },
   // `active` is the non-final status that claims nothing (no failure, no past_due event).
   fallback: 'active',
+};
+
+/** Card refunds (`re_…`). */
+export const refundStatusTable: StatusTable<GatewayRefundStatus> = {
+  entries: {
+    pending: 'pending',
+    // Waiting on something at the gateway (the card network): not settled yet.
+    requires_action: 'pending',
+    succeeded: 'succeeded',
+    failed: 'failed',
+    // Withdrawn at the gateway before it settled: no money went back.
+    canceled: 'failed',
+  },
+  // Never final: an unknown word cannot close a refund either way.
+  fallback: 'pending',
+};
+
+/** Pix devoluções, in the Pix API's words. */
+export const devolucaoStatusTable: StatusTable<GatewayRefundStatus> = {
+  entries: {
+    EM_PROCESSAMENTO: 'pending',
+    DEVOLVIDO: 'succeeded',
+    NAO_REALIZADO: 'failed',
+  },
+  fallback: 'pending',
 };

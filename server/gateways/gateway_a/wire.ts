@@ -16,7 +16,15 @@ export const paymentSchema = z.object({
   status: z.string().min(1),
   installments: z.number().int(),
   checkout_url: z.string().nullable(),
-  pix: z.object({ qr_code_url: z.string(), copy_paste: z.string(), expires_at: z.number().int().nullable().default(null) }).nullable(),
+  pix: z
+    .object({
+      qr_code_url: z.string(),
+      copy_paste: z.string(),
+      expires_at: z.number().int().nullable().default(null),
+      /** The Pix's end-to-end id once paid (what a devolução names); null before. */
+      end_to_end_id: z.string().nullable().default(null),
+    })
+    .nullable(),
   card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
   subscription: z.string().nullable(),
   /** Where the hosted checkout sends the customer back; null when the create had none. */
@@ -51,6 +59,36 @@ export const invoiceSchema = z.object({
   payment: paymentSchema,
 });
 export type WireInvoice = z.infer<typeof invoiceSchema>;
+
+/** A card refund (`re_…`). */
+export const refundSchema = z.object({
+  id: z.string().min(1),
+  object: z.literal('refund'),
+  payment: z.string().min(1),
+  amount: z.number().int().positive(),
+  currency: z.literal('brl'),
+  status: z.string().min(1),
+  reason: z.string().nullable(),
+  failure_reason: z.string().nullable(),
+  created: z.number().int(),
+});
+export type WireRefund = z.infer<typeof refundSchema>;
+
+/** A Pix devolução, named by the paid Pix's end-to-end id and the id its client chose. */
+export const devolucaoSchema = z.object({
+  id: z.string().min(1),
+  object: z.literal('pix_devolucao'),
+  rtr_id: z.string().min(1),
+  end_to_end_id: z.string().min(1),
+  payment: z.string().min(1),
+  amount: z.number().int().positive(),
+  status: z.string().min(1),
+  description: z.string().nullable(),
+  failure_reason: z.string().nullable(),
+  created: z.number().int(),
+  settled_at: z.number().int().nullable(),
+});
+export type WireDevolucao = z.infer<typeof devolucaoSchema>;
 
 export const eventSchema = z.object({
   id: z.string().min(1),

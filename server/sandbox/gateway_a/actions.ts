@@ -8,7 +8,12 @@ import type { CardSummary } from '../../gateways/adapter';
 import type { SimulatorActions } from '../simulator/control';
 import { addInterval, DEFAULT_CARD, newId, requireOpen } from '../simulator/fixtures';
 import { SimControlError } from '../simulator/server';
+import { mapStatus } from '../../gateways/status-table';
+import { devolucaoStatusTable, refundStatusTable } from '../../gateways/gateway_a/status-map';
 import { now, OPEN_PAYMENT, OPEN_SUBSCRIPTION, publicSubscription, type GatewayAState } from './state';
+
+/** Why the sandbox's failed refunds failed, as gateway_a words it. */
+const FAILURE_REASON = { refund: 'The card issuer could not return the money.', pix_devolucao: "The payer's account could not receive the devolução." } as const;
 
 export function actionsOf(state: GatewayAState): SimulatorActions {
   return {
@@ -70,6 +75,22 @@ export function actionsOf(state: GatewayAState): SimulatorActions {
       const s = state.subscription(ref);
       Object.assign(s, { status: rawStatus });
       state.emit('subscription.updated', publicSubscription(s));
+    },
+    settleRefund(ref) {
+      state.moveRefund(state.refunds.pending(ref), 'succeeded');
+    },
+    failRefund(ref, reason) {
+      const refund = state.refunds.pending(ref);
+      state.moveRefund(refund, 'failed', reason ?? FAILURE_REASON[refund.wire.object]);
+    },
+    setRefundStatus(ref, rawStatus) {
+      const refund = state.refunds.named(ref);
+      const mapped = mapStatus(refund.wire.object === 'refund' ? refundStatusTable : devolucaoStatusTable, rawStatus);
+      if (mapped.known) refund.state = mapped.status;
+      state.setRefundWire(refund, rawStatus);
+    },
+    setRefundSettlement(mode) {
+      state.refunds.settlement = mode;
     },
   };
 }

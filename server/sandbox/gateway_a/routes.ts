@@ -10,8 +10,9 @@ import type { GatewaySimulator } from '../simulator/control';
 import { addDays, addInterval, newId, returnUrlSchema } from '../simulator/fixtures';
 import type { SimProtocol, SimRequest, SimResponse, SimRoute } from '../simulator/server';
 import { headerValue, safeEqual } from '../../gateways/signing';
-import type { WirePayment } from '../../gateways/gateway_a/wire';
-import { now, OPEN_SUBSCRIPTION, PIX_LIFETIME_SECONDS, publicSubscription, type GatewayAState } from './state';
+import type { WireDevolucao, WirePayment, WireRefund } from '../../gateways/gateway_a/wire';
+import { DEVOLUCAO_ID, pixTransactionId, refundRefusal, type RefundRefusal } from '../simulator/refunds';
+import { GatewayAState, now, OPEN_SUBSCRIPTION, PIX_LIFETIME_SECONDS, publicSubscription, SANDBOX_ISPB } from './state';
 
 const MAX_INSTALLMENTS = 12;
 
@@ -40,6 +41,15 @@ const paymentInput = z.object({
   customer: customerInput,
   return_url: returnUrlSchema.optional(),
 });
+const refundInput = z.object({
+  payment: z.string().min(1),
+  amount: z.number().int().positive(),
+  reason: z.string().max(500).optional(),
+});
+const devolucaoInput = z.object({
+  amount: z.number().int().positive(),
+  description: z.string().max(140).optional(),
+});
 const subscriptionInput = z.object({
   amount: z.number().int().positive(),
   currency: z.literal('brl'),
@@ -59,6 +69,13 @@ function refuse(issues: z.core.$ZodIssue[]): SimResponse {
   return errorResponse(422, `${param} is invalid`, { code: 'parameter_invalid', param });
 }
 
+/** gateway_a's refusal of a refund: 422 with its code, and `param: "amount"` where the amount is the reason. */
+const REFUND_REFUSAL_ANSWERS: Record<Exclude<RefundRefusal, 'partial_not_supported'>, SimResponse> = {
+  not_paid: errorResponse(422, 'The payment is not paid, so it cannot be refunded', { code: 'payment_not_paid' }),
+  fully_refunded: errorResponse(422, 'The payment has already been refunded in full', { code: 'charge_already_refunded', param: 'amount' }),
+  exceeds_refundable: errorResponse(422, 'Refund amount is greater than what remains to refund', { code: 'amount_too_large', param: 'amount' }),
+};
+
 /** How gateway_a authenticates and answers errors. */
 export function protocolOf(state: GatewayAState): SimProtocol {
   return {
@@ -68,7 +85,8 @@ export function protocolOf(state: GatewayAState): SimProtocol {
     },
     errorResponse: (status, message) => errorResponse(status, message),
     validationResponse: (field, message) => errorResponse(422, message, { code: 'parameter_invalid', param: field }),
-    defaultValidationField: (operation) => (operation === 'createPayment' ? 'installments' : operation === 'createSubscription' ? 'customer.email' : 'id'),
+    defaultValidationField: (operation) =>
+      operation === 'createPayment' ? 'installments' : operation === 'createSubscription' ? 'customer.email' : operation === 'createRefund' ? 'amount' : 'id',
   };
 }
 
@@ -107,7 +125,7 @@ export function apiRoutes(state: GatewayAState): SimRoute[] {
           status: 'requires_payment_method',
           installments: input.data.method === 'card' ? input.data.installments : 1,
           checkout_url: input.data.method === 'card' ? `${state.baseUrl}/checkout/${id}` : null,
-          pix: pix ? { qr_code_url: `${state.baseUrl}/pix/${id}/qr.png`, copy_paste: pix, expires_at: now() + PIX_LIFETIME_SECONDS } : null,
+          pix: pix ? { qr_code_url: `${state.baseUrl}/pix/${id}/qr.png`, copy_paste: pix, expires_at: now() + PIX_LIFETIME_SECONDS, end_to_end_id: null } : null,
           card: null,
           subscription: null,
           return_url: input.data.return_url ?? null,
@@ -143,6 +161,7 @@ export function apiRoutes(state: GatewayAState): SimRoute[] {
         return { status: 200, body: payment };
       },
     },
+    ...refundRoutes(state),
     {
       method: 'POST',
       pattern: '/v1/subscriptions',
@@ -259,4 +278,117 @@ export function pageRoutes(state: GatewayAState, handle: () => GatewaySimulator)
       withParams(returnUrl, { [ref.startsWith('subs_') ? 'subscription' : 'payment']: ref, redirect_status: REDIRECT_STATUS[outcome] }),
   });
   return [qrImageRoute, ...checkoutPages];
+}
+
+/**
+ * Refunds: card refunds (`POST /v1/refunds` under an Idempotency-Key) and Pix
+ * devoluções (`PUT /v1/pix/{e2eid}/devolucao/{id}`, the id chosen by the
+ * client, so repeating the PUT answers the devolução it made). Both start
+ * pending unless the sandbox settles refunds at once.
+ */
+function refundRoutes(state: GatewayAState): SimRoute[] {
+  const noSuchPayment = () => errorResponse(404, 'No such payment', { code: 'resource_missing' });
+  const noSuchRefund = () => errorResponse(404, 'No such refund', { code: 'resource_missing' });
+  /** Checks the amount against the payment and records the refund; settled at once when the sandbox says so. */
+  const open = (payment: WirePayment, amount: number, scopeKey: string, wire: (status: string) => WireRefund | WireDevolucao, aliases: string[] = []): SimResponse => {
+    const refusal = refundRefusal({
+      paid: payment.status === 'succeeded',
+      paymentAmount: payment.amount,
+      refundable: state.refunds.refundable(payment.id, payment.amount),
+      amount,
+    });
+    if (refusal && refusal !== 'partial_not_supported') return REFUND_REFUSAL_ANSWERS[refusal];
+    const object = wire('');
+    object.status = GatewayAState.refundStatus(object, 'pending');
+    // A devolução id is unique only within its Pix: the ledger names it `<e2eid>/<id>`, the controls by its id or rtrId.
+    const ref = object.object === 'refund' ? object.id : `${object.end_to_end_id}/${object.id}`;
+    const refund = state.refunds.add({ ref, aliases: object.object === 'refund' ? aliases : [object.id, ...aliases], paymentRef: payment.id, amount, state: 'pending', wire: object }, scopeKey);
+    state.created.refunds += 1;
+    if (state.refunds.settlement === 'at-once') state.moveRefund(refund, 'succeeded');
+    return { status: 201, body: refund.wire };
+  };
+  return [
+    {
+      method: 'POST',
+      pattern: '/v1/refunds',
+      operation: 'createRefund',
+      handler: (req) => {
+        const key = headerValue(req.headers, 'idempotency-key');
+        if (!key) return errorResponse(400, 'Idempotency-Key header is required', { code: 'idempotency_key_missing' });
+        const seen = state.refunds.replayed(`refunds:${key}`);
+        if (seen) return { status: 200, body: seen.wire };
+        const input = refundInput.safeParse(req.body);
+        if (!input.success) return refuse(input.error.issues);
+        const payment = state.payments.get(input.data.payment);
+        if (!payment) return noSuchPayment();
+        if (payment.method !== 'card') return errorResponse(422, 'Pix payments are refunded by a devolução', { code: 'payment_method_unsupported', param: 'payment' });
+        return open(payment, input.data.amount, `refunds:${key}`, (status) => ({
+          id: newId('re_'),
+          object: 'refund',
+          payment: payment.id,
+          amount: input.data.amount,
+          currency: 'brl',
+          status,
+          reason: input.data.reason ?? null,
+          failure_reason: null,
+          created: now(),
+        }));
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/v1/refunds/:id',
+      operation: 'getRefund',
+      handler: (req) => {
+        const refund = state.refunds.get(req.params.id ?? '');
+        return refund?.wire.object === 'refund' ? { status: 200, body: refund.wire } : noSuchRefund();
+      },
+    },
+    {
+      method: 'PUT',
+      pattern: '/v1/pix/:e2eid/devolucao/:id',
+      operation: 'createRefund',
+      handler: (req) => {
+        const endToEndId = req.params.e2eid ?? '';
+        const id = req.params.id ?? '';
+        if (!DEVOLUCAO_ID.test(id)) return errorResponse(422, 'The devolução id must be 1 to 35 letters or digits', { code: 'parameter_invalid', param: 'id' });
+        const payment = state.paymentByEndToEndId(endToEndId);
+        if (!payment) return errorResponse(404, 'No Pix with this end-to-end id', { code: 'resource_missing' });
+        const scopeKey = `devolucao:${endToEndId}:${id}`;
+        const seen = state.refunds.replayed(scopeKey);
+        if (seen) return { status: 200, body: seen.wire };
+        const input = devolucaoInput.safeParse(req.body);
+        if (!input.success) return refuse(input.error.issues);
+        const rtrId = pixTransactionId('D', SANDBOX_ISPB);
+        return open(
+          payment,
+          input.data.amount,
+          scopeKey,
+          (status) => ({
+            id,
+            object: 'pix_devolucao',
+            rtr_id: rtrId,
+            end_to_end_id: endToEndId,
+            payment: payment.id,
+            amount: input.data.amount,
+            status,
+            description: input.data.description ?? null,
+            failure_reason: null,
+            created: now(),
+            settled_at: null,
+          }),
+          [rtrId],
+        );
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/v1/pix/:e2eid/devolucao/:id',
+      operation: 'getRefund',
+      handler: (req) => {
+        const seen = state.refunds.replayed(`devolucao:${req.params.e2eid ?? ''}:${req.params.id ?? ''}`);
+        return seen ? { status: 200, body: seen.wire } : noSuchRefund();
+      },
+    },
+  ];
 }

@@ -7,9 +7,17 @@
  */
 import { QrImages } from '../simulator/brcode';
 import { DEFAULT_CARD, found, newId } from '../simulator/fixtures';
+import { pixTransactionId, RefundLedger, type SimRefund, type SimRefundState } from '../simulator/refunds';
 import { WebhookDispatcher } from '../simulator/webhooks';
 import { hmacSha256 } from '../../gateways/signing';
-import { SIGNATURE_HEADER, type GatewayACredentials, type WirePayment, type WireSubscription } from '../../gateways/gateway_a/wire';
+import {
+  SIGNATURE_HEADER,
+  type GatewayACredentials,
+  type WireDevolucao,
+  type WirePayment,
+  type WireRefund,
+  type WireSubscription,
+} from '../../gateways/gateway_a/wire';
 
 export const now = () => Math.floor(Date.now() / 1000);
 /** How long a sandbox Pix code is payable, as its `expires_at` says (the simulator expires it only when told to). */
@@ -18,6 +26,14 @@ export const PIX_LIFETIME_SECONDS = 30 * 60;
 /** Statuses in which the customer or the gateway can still act. */
 export const OPEN_PAYMENT = ['requires_payment_method', 'requires_action', 'processing'];
 export const OPEN_SUBSCRIPTION = ['trialing', 'active', 'past_due', 'unpaid'];
+/** The sandbox's 8-digit ISPB in the Pix ids it hands out (end-to-end ids, rtrIds). */
+export const SANDBOX_ISPB = '99990001';
+
+/** A refund's words on gateway_a's wire: card refunds in its own, devoluções in the Pix API's. */
+const CARD_REFUND_STATUS: Record<SimRefundState, string> = { pending: 'pending', succeeded: 'succeeded', failed: 'failed' };
+const DEVOLUCAO_STATUS: Record<SimRefundState, string> = { pending: 'EM_PROCESSAMENTO', succeeded: 'DEVOLVIDO', failed: 'NAO_REALIZADO' };
+
+export type GatewayARefund = SimRefund<WireRefund | WireDevolucao>;
 
 /** A subscription as the simulator keeps it: the wire object, and whether its hosted checkout was completed. */
 export type SimSubscription = WireSubscription & { checkout_completed: boolean };
@@ -34,7 +50,9 @@ export class GatewayAState {
   readonly idempotency = new Map<string, string>();
   /** What the hosted page shows beyond the wire object: the order description and the cardholder to prefill. */
   readonly pageInfo = new Map<string, { description: string | null; customerName: string }>();
-  readonly created = { payments: 0, subscriptions: 0, subscriptionCharges: 0 };
+  readonly created = { payments: 0, subscriptions: 0, subscriptionCharges: 0, refunds: 0 };
+  /** Card refunds (`re_…`) and Pix devoluções (by their id; their rtrId as an alias). */
+  readonly refunds = new RefundLedger<WireRefund | WireDevolucao>();
   /** Where this run listens, for the checkout and QR addresses it hands out. */
   baseUrl = '';
   readonly webhooks: WebhookDispatcher;
@@ -63,7 +81,34 @@ export class GatewayAState {
 
   setPayment(payment: WirePayment, changes: Partial<WirePayment>): void {
     Object.assign(payment, changes);
+    // A Pix that was paid has the end-to-end id of its transaction, which its devoluções name.
+    if (payment.pix && payment.status === 'succeeded' && !payment.pix.end_to_end_id) payment.pix.end_to_end_id = pixTransactionId('E', SANDBOX_ISPB);
     this.emit('payment.updated', payment);
+  }
+
+  paymentByEndToEndId(endToEndId: string): WirePayment | undefined {
+    for (const payment of this.payments.values()) if (payment.pix?.end_to_end_id === endToEndId) return payment;
+    return undefined;
+  }
+
+  /** The wire status word of a refund in a state. */
+  static refundStatus(refund: WireRefund | WireDevolucao, state: SimRefundState): string {
+    return refund.object === 'refund' ? CARD_REFUND_STATUS[state] : DEVOLUCAO_STATUS[state];
+  }
+
+  /** Settles or fails a refund, and notifies (`refund.updated` / `pix_devolucao.updated`). */
+  moveRefund(refund: GatewayARefund, state: SimRefundState, failureReason: string | null = null): void {
+    refund.state = state;
+    this.setRefundWire(refund, GatewayAState.refundStatus(refund.wire, state), failureReason);
+  }
+
+  /** Writes a raw status (known or not) on the wire object and notifies. */
+  setRefundWire(refund: GatewayARefund, rawStatus: string, failureReason: string | null = null): void {
+    const wire = refund.wire;
+    wire.status = rawStatus;
+    wire.failure_reason = failureReason;
+    if (wire.object === 'pix_devolucao') wire.settled_at = refund.state === 'succeeded' ? now() : null;
+    this.emit(wire.object === 'refund' ? 'refund.updated' : 'pix_devolucao.updated', wire);
   }
 
   newCharge(subscription: WireSubscription, status: string): WirePayment {

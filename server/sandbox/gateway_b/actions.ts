@@ -75,5 +75,16 @@ export function actionsOf(state: GatewayBState): SimulatorActions {
       a.status = rawStatus;
       state.notify('ASSINATURA_ATUALIZADA', a.id);
     },
+    // No refund API yet on this gateway: no refund exists to settle, fail or force.
+    settleRefund(ref) {
+      throw new SimControlError(404, `unknown refund ${ref}`);
+    },
+    failRefund(ref) {
+      throw new SimControlError(404, `unknown refund ${ref}`);
+    },
+    setRefundStatus(ref) {
+      throw new SimControlError(404, `unknown refund ${ref}`);
+    },
+    setRefundSettlement() {},
   };
 }

@@ -27,7 +27,7 @@ export class GatewayBState {
   readonly pixCodes = new Map<string, { text: string; pngBase64: string }>();
   /** What the hosted page shows beyond the wire object. */
   readonly pageInfo = new Map<string, { description: string | null; customerName: string }>();
-  readonly created = { payments: 0, subscriptions: 0, subscriptionCharges: 0 };
+  readonly created = { payments: 0, subscriptions: 0, subscriptionCharges: 0, refunds: 0 };
   /** Assinaturas whose customer already registered a card at the hosted page. */
   readonly checkoutDone = new Set<string>();
   /** Where this run listens, for the payment links it hands out. */

@@ -104,5 +104,16 @@ export function actionsOf(state: GatewayCState): SimulatorActions {
     setSubscriptionStatus(ref, rawStatus) {
       state.setSubscription(state.subscriptionFor(ref), { status: rawStatus });
     },
+    // No refund API yet on this gateway: no refund exists to settle, fail or force.
+    settleRefund(ref) {
+      throw new SimControlError(404, `unknown refund ${ref}`);
+    },
+    failRefund(ref) {
+      throw new SimControlError(404, `unknown refund ${ref}`);
+    },
+    setRefundStatus(ref) {
+      throw new SimControlError(404, `unknown refund ${ref}`);
+    },
+    setRefundSettlement() {},
   };
 }

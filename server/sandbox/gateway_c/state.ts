@@ -40,7 +40,7 @@ export class GatewayCState {
   readonly pageInfo = new Map<string, { description: string | null; customerName: string }>();
   /** Subscription links whose next deactivation races a checkout completing (raceNextDeactivation). */
   readonly racingLinks = new Set<string>();
-  readonly created = { payments: 0, subscriptions: 0, subscriptionCharges: 0 };
+  readonly created = { payments: 0, subscriptions: 0, subscriptionCharges: 0, refunds: 0 };
   /** Where this run listens, for the checkout links it hands out. */
   baseUrl = '';
   readonly webhooks: WebhookDispatcher;

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { CardSummary } from '../../gateways/adapter';
-import { faultSchema, SIM_OPERATIONS, type Fault, type SimOperation } from '../../contract/sandbox-controls';
+import { faultSchema, REFUND_SETTLEMENTS, SIM_OPERATIONS, type Fault, type RefundSettlement, type SimOperation } from '../../contract/sandbox-controls';
 import { SimControlError, startSimServer, type RunningSimServer, type SimProtocol, type SimRequest, type SimRoute } from './server';
 import type { WebhookDelivery, WebhookDispatcher } from './webhooks';
 
@@ -35,11 +35,19 @@ export interface SimulatorActions {
   markPastDue(ref: string): void;
   endTrial(ref: string): void;
   setSubscriptionStatus(ref: string, rawStatus: string): void;
+  /** A pending refund settles: the money went back (by the gateway's refund id, or a Pix devolução's id or rtrId). */
+  settleRefund(ref: string): void;
+  /** A pending refund fails at the gateway (Pix: NAO_REALIZADO), with the gateway's reason. */
+  failRefund(ref: string, reason?: string): void;
+  /** Forces any raw refund status, known or not (status-table tests); notifies like a real change. */
+  setRefundStatus(ref: string, rawStatus: string): void;
+  /** Whether refunds asked for from now on wait for a control (`later`, the default) or settle in the refund call (`at-once`). */
+  setRefundSettlement(mode: RefundSettlement): void;
 }
 
 export interface SimulatorStats {
   /** Resources created through the API; a deduplicated retry adds nothing. */
-  created: { payments: number; subscriptions: number; subscriptionCharges: number };
+  created: { payments: number; subscriptions: number; subscriptionCharges: number; refunds: number };
   calls: Partial<Record<SimOperation, number>>;
 }
 
@@ -78,6 +86,8 @@ const enabledBody = z.object({ enabled: z.boolean() });
 const replayBody = z.object({ last: z.number().int().min(0).optional(), reverse: z.boolean().optional() });
 const urlBody = z.object({ url: z.url().nullable() });
 const completeBody = z.object({ racingDeactivation: z.boolean().optional() });
+const failRefundBody = z.object({ reason: z.string().min(1).max(140).optional() });
+const settlementBody = z.object({ mode: z.enum(REFUND_SETTLEMENTS) });
 
 function parse<T>(schema: z.ZodType<T>, req: SimRequest): T {
   const parsed = schema.safeParse(req.body ?? {});
@@ -112,6 +122,10 @@ export function controlRoutes(handle: () => GatewaySimulator): SimRoute[] {
     action('/_sim/subscriptions/:ref/past-due', (req) => handle().markPastDue(ref(req))),
     action('/_sim/subscriptions/:ref/end-trial', (req) => handle().endTrial(ref(req))),
     action('/_sim/subscriptions/:ref/status', (req) => handle().setSubscriptionStatus(ref(req), parse(statusBody, req).status)),
+    action('/_sim/refunds/:ref/settle', (req) => handle().settleRefund(ref(req))),
+    action('/_sim/refunds/:ref/status', (req) => handle().setRefundStatus(ref(req), parse(statusBody, req).status)),
+    action('/_sim/refunds/:ref/fail', (req) => handle().failRefund(ref(req), parse(failRefundBody, req).reason)),
+    { method: 'PUT', pattern: '/_sim/refunds/settlement', public: true, handler: (req) => (handle().setRefundSettlement(parse(settlementBody, req).mode), ok()) },
     action('/_sim/faults', async (req) => {
       const { operation, fault, times } = parse(faultBody, req);
       handle().injectFault(operation, fault, times);
@@ -152,6 +166,10 @@ export function buildHandle(
     markPastDue: settle(actions.markPastDue.bind(actions)),
     endTrial: settle(actions.endTrial.bind(actions)),
     setSubscriptionStatus: settle(actions.setSubscriptionStatus.bind(actions)),
+    settleRefund: settle(actions.settleRefund.bind(actions)),
+    failRefund: settle(actions.failRefund.bind(actions)),
+    setRefundStatus: settle(actions.setRefundStatus.bind(actions)),
+    setRefundSettlement: settle(actions.setRefundSettlement.bind(actions)),
     injectFault: (operation, fault, times = 1) => server.faults.inject(operation, faultSchema.parse(fault), times),
     clearFaults: () => server.faults.clear(),
     stats: () => ({ created: created(), calls: { ...server.calls } }),

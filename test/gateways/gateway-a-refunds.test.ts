@@ -1,0 +1,237 @@
+/**
+ * gateway_a refunds, adapter against its simulator over real sockets: card
+ * refunds under an Idempotency-Key, Pix devoluções on the end-to-end id,
+ * settlement and failure by control, the signed notifications, refusals and
+ * faults (a lost answer retried finds the one refund).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import type { CreateRefundInput, PaymentSnapshot } from '../../server/gateways/adapter';
+import { CREDENTIALS, CUSTOMER, expectApiError, settledWithin, startGateway, type GatewayUnderTest } from '../support/gateway-harness';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/gateway-webhook-receiver';
+
+let gw: GatewayUnderTest;
+let receiver: WebhookReceiver;
+let seq = 0;
+const key = () => `a-refund-${++seq}`;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  gw = await startGateway('gateway_a', { webhookUrl: receiver.url });
+});
+afterAll(async () => {
+  await gw.close();
+  await receiver.close();
+});
+beforeEach(async () => {
+  gw.sim.clearFaults();
+  await gw.sim.setRefundSettlement('later');
+  await gw.sim.flushWebhooks();
+  receiver.received.length = 0;
+});
+
+async function paid(method: 'pix' | 'card', amount = 10_000): Promise<PaymentSnapshot> {
+  const payment = await gw.adapter.createPayment({ idempotencyKey: key(), amount, method, customer: CUSTOMER });
+  await gw.sim.payPayment(payment.gatewayRef);
+  return payment;
+}
+
+const refundOf = (payment: PaymentSnapshot, amount: number, idempotencyKey = key()): CreateRefundInput => ({
+  idempotencyKey,
+  paymentRef: payment.gatewayRef,
+  method: payment.method,
+  amount,
+  paymentAmount: payment.amount,
+  reason: 'customer asked',
+});
+
+/** The gateway's own wire object, read with its credentials (what the adapter does not surface). */
+async function wire(path: string): Promise<Record<string, unknown>> {
+  const response = await request(`${gw.sim.url}${path}`, { headers: { authorization: `Bearer ${CREDENTIALS.gateway_a.secretKey}` } });
+  return (await response.body.json()) as Record<string, unknown>;
+}
+
+const lastEvents = async () => {
+  await gw.sim.flushWebhooks();
+  const last = receiver.received.at(-1);
+  if (!last) throw new Error('no webhook received');
+  return gw.adapter.parseWebhook(last);
+};
+
+describe('card refunds', () => {
+  it('a full refund is pending, then settled by the gateway: the read and the signed notification say succeeded', async () => {
+    const payment = await paid('card');
+    const refund = await gw.adapter.createRefund!(refundOf(payment, 10_000));
+    expect(refund).toMatchObject({ paymentRef: payment.gatewayRef, status: 'pending', rawStatus: 'pending', statusKnown: true, amount: 10_000, failureReason: null });
+    expect(refund.gatewayRef).toMatch(/^re_/);
+    receiver.received.length = 0;
+
+    await gw.sim.settleRefund(refund.gatewayRef);
+    expect(await gw.adapter.getRefund!(refund.gatewayRef, payment.gatewayRef)).toMatchObject({ status: 'succeeded', rawStatus: 'succeeded' });
+    expect(receiver.received).toHaveLength(1);
+    const [event] = await lastEvents();
+    expect(event).toMatchObject({ kind: 'refund_status', eventId: expect.stringMatching(/^evt_/), refund: { gatewayRef: refund.gatewayRef, paymentRef: payment.gatewayRef, status: 'succeeded', amount: 10_000 } });
+    expect(Date.parse(event!.occurredAt!)).toBeGreaterThan(Date.now() - 60_000);
+
+    // The notification is signed over its bytes: a tampered copy is refused.
+    const genuine = receiver.received.at(-1)!;
+    const tampered = Buffer.from(genuine.rawBody.toString('utf8').replace('"succeeded"', '"failed"'));
+    await expect(gw.adapter.parseWebhook({ headers: genuine.headers, rawBody: tampered })).rejects.toMatchObject({ reason: 'invalid_signature' });
+  });
+
+  it('two partial refunds sum to the amount; a third is refused at amount, as is one above what is left', async () => {
+    const payment = await paid('card', 5_000);
+    await gw.adapter.createRefund!(refundOf(payment, 2_000));
+    const over = await expectApiError(gw.adapter.createRefund!(refundOf(payment, 3_001)), 'invalid_input');
+    expect(over.extra.issues).toEqual([{ path: ['amount'], message: expect.stringContaining('more than') }]);
+    await gw.adapter.createRefund!(refundOf(payment, 3_000));
+    const third = await expectApiError(gw.adapter.createRefund!(refundOf(payment, 1)), 'invalid_input');
+    expect(third.extra.issues).toEqual([{ path: ['amount'], message: expect.stringContaining('already refunded') }]);
+  });
+
+  it('a refund of an unpaid payment is refused by the gateway', async () => {
+    const open = await gw.adapter.createPayment({ idempotencyKey: key(), amount: 900, method: 'card', customer: CUSTOMER });
+    const error = await expectApiError(gw.adapter.createRefund!(refundOf(open, 900)), 'invalid_input');
+    expect(error.extra.issues).toEqual([{ path: [], message: expect.stringContaining('not paid') }]);
+  });
+
+  it('the fail control fails a pending refund with the gateway reason, and its amount is refundable again', async () => {
+    const payment = await paid('card', 4_000);
+    const refund = await gw.adapter.createRefund!(refundOf(payment, 4_000));
+    await gw.sim.failRefund(refund.gatewayRef);
+    const [event] = await lastEvents();
+    expect(event).toMatchObject({ kind: 'refund_status', refund: { gatewayRef: refund.gatewayRef, status: 'failed', failureReason: expect.stringContaining('card issuer') } });
+    expect(await gw.adapter.getRefund!(refund.gatewayRef, payment.gatewayRef)).toMatchObject({ status: 'failed', failureReason: expect.any(String) });
+    // Settled or failed: a control cannot move it again.
+    await expect(gw.sim.settleRefund(refund.gatewayRef)).rejects.toMatchObject({ status: 409 });
+    await expect(gw.adapter.createRefund!(refundOf(payment, 4_000))).resolves.toMatchObject({ status: 'pending' });
+  });
+
+  it('settled at once when the sandbox is told so: the refund call already answers succeeded', async () => {
+    await gw.sim.setRefundSettlement('at-once');
+    const payment = await paid('card');
+    expect(await gw.adapter.createRefund!(refundOf(payment, 1_000))).toMatchObject({ status: 'succeeded' });
+    expect(await lastEvents()).toMatchObject([{ kind: 'refund_status', refund: { status: 'succeeded', amount: 1_000 } }]);
+  });
+
+  it('the same idempotency key finds the same refund: one refund, one per key', async () => {
+    const payment = await paid('card');
+    const before = gw.sim.stats().created.refunds;
+    const input = refundOf(payment, 1_500);
+    const first = await gw.adapter.createRefund!(input);
+    const second = await gw.adapter.createRefund!({ ...input, amount: 9_999 });
+    expect(second).toMatchObject({ gatewayRef: first.gatewayRef, amount: 1_500 });
+    expect(gw.sim.stats().created.refunds).toBe(before + 1);
+  });
+
+  it('an unknown refund, or a refund of an unknown payment, is missing_gateway_ref', async () => {
+    await expectApiError(gw.adapter.getRefund!('re_does_not_exist', 'pi_x'), 'missing_gateway_ref');
+    await expectApiError(gw.adapter.createRefund!({ idempotencyKey: key(), paymentRef: 'pi_nope', method: 'card', amount: 1, paymentAmount: 1 }), 'missing_gateway_ref');
+  });
+});
+
+describe('Pix devoluções', () => {
+  it('a paid Pix has an end-to-end id; its devolução is named by it and an id derived from the key', async () => {
+    const payment = await paid('pix', 8_000);
+    const e2e = ((await wire(`/v1/payments/${payment.gatewayRef}`)).pix as { end_to_end_id: string }).end_to_end_id;
+    expect(e2e).toMatch(/^E99990001\d{12}[A-Za-z0-9]{11}$/);
+    const calls = gw.sim.stats().calls.createRefund ?? 0;
+    const refund = await gw.adapter.createRefund!(refundOf(payment, 8_000));
+    expect(gw.sim.stats().calls.createRefund).toBe(calls + 1);
+    expect(refund).toMatchObject({ paymentRef: payment.gatewayRef, status: 'pending', rawStatus: 'EM_PROCESSAMENTO', amount: 8_000 });
+    expect(refund.gatewayRef).toMatch(/^[0-9a-f]{35}$/);
+    const devolucao = await wire(`/v1/pix/${e2e}/devolucao/${refund.gatewayRef}`);
+    expect(devolucao).toMatchObject({ object: 'pix_devolucao', end_to_end_id: e2e, payment: payment.gatewayRef, rtr_id: expect.stringMatching(/^D99990001\d{12}[A-Za-z0-9]{11}$/) });
+
+    // The operator may name it by its rtrId.
+    const settled = await request(`${gw.sim.url}/_sim/refunds/${devolucao.rtr_id as string}/settle`, { method: 'POST' });
+    expect(settled.statusCode).toBe(200);
+    await settled.body.dump();
+    expect(await gw.adapter.getRefund!(refund.gatewayRef, payment.gatewayRef)).toMatchObject({ status: 'succeeded', rawStatus: 'DEVOLVIDO' });
+    expect(await lastEvents()).toMatchObject([{ kind: 'refund_status', refund: { gatewayRef: refund.gatewayRef, status: 'succeeded', rawStatus: 'DEVOLVIDO' } }]);
+  });
+
+  it('two partial devoluções sum to the amount; a third is refused at amount', async () => {
+    const payment = await paid('pix', 3_000);
+    await gw.adapter.createRefund!(refundOf(payment, 1_000));
+    await gw.adapter.createRefund!(refundOf(payment, 2_000));
+    const third = await expectApiError(gw.adapter.createRefund!(refundOf(payment, 500)), 'invalid_input');
+    expect(third.extra.issues).toEqual([{ path: ['amount'], message: expect.any(String) }]);
+  });
+
+  it('NAO_REALIZADO by control is failed, with the reason given', async () => {
+    const payment = await paid('pix', 3_000);
+    const refund = await gw.adapter.createRefund!(refundOf(payment, 3_000));
+    await gw.sim.failRefund(refund.gatewayRef, 'Conta do pagador encerrada');
+    expect(await lastEvents()).toMatchObject([{ kind: 'refund_status', refund: { status: 'failed', rawStatus: 'NAO_REALIZADO', failureReason: 'Conta do pagador encerrada' } }]);
+  });
+
+  it('an unpaid Pix is refused without a refund call: it has no end-to-end id yet', async () => {
+    const open = await gw.adapter.createPayment({ idempotencyKey: key(), amount: 700, method: 'pix', customer: CUSTOMER });
+    const calls = gw.sim.stats().calls.createRefund ?? 0;
+    const error = await expectApiError(gw.adapter.createRefund!(refundOf(open, 700)), 'invalid_input');
+    expect(error.extra.issues).toEqual([{ path: [], message: expect.stringContaining('not paid') }]);
+    expect(gw.sim.stats().calls.createRefund ?? 0).toBe(calls);
+    await expectApiError(gw.adapter.getRefund!('0'.repeat(35), open.gatewayRef), 'missing_gateway_ref');
+  });
+
+  it('repeating the PUT with the same key answers the same devolução', async () => {
+    const payment = await paid('pix');
+    const before = gw.sim.stats().created.refunds;
+    const input = refundOf(payment, 2_500);
+    const first = await gw.adapter.createRefund!(input);
+    expect(await gw.adapter.createRefund!(input)).toMatchObject({ gatewayRef: first.gatewayRef, amount: 2_500 });
+    expect(gw.sim.stats().created.refunds).toBe(before + 1);
+    await expectApiError(gw.adapter.getRefund!('f'.repeat(35), payment.gatewayRef), 'missing_gateway_ref');
+  });
+});
+
+describe.each(['card', 'pix'] as const)('%s refund faults', (method) => {
+  it('a timeout leaves the refund unknown (gateway_error); the retry with the same key finds the one refund', async () => {
+    const payment = await paid(method);
+    const before = gw.sim.stats().created.refunds;
+    const input = refundOf(payment, 1_200);
+    // Answers long after the adapter's 300 ms: the gateway made the refund, the caller never heard.
+    gw.sim.injectFault('createRefund', { kind: 'latency', ms: 800 });
+    const result = await settledWithin(gw.adapter.createRefund!(input), 3_000);
+    expect(result.status).toBe('rejected');
+    await expectApiError(Promise.reject((result as PromiseRejectedResult).reason), 'gateway_error', { provider: 'gateway_a' });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(gw.sim.stats().created.refunds).toBe(before + 1);
+
+    const retried = await gw.adapter.createRefund!(input);
+    expect(retried).toMatchObject({ amount: 1_200, status: 'pending' });
+    expect(gw.sim.stats().created.refunds).toBe(before + 1);
+  });
+
+  it('a dropped answer: created, the answer lost; the retry finds it', async () => {
+    const payment = await paid(method);
+    const before = gw.sim.stats().created.refunds;
+    const input = refundOf(payment, 900);
+    gw.sim.injectFault('createRefund', { kind: 'drop_response' });
+    await expectApiError(gw.adapter.createRefund!(input), 'gateway_error', { provider: 'gateway_a' });
+    expect(gw.sim.stats().created.refunds).toBe(before + 1);
+    const retried = await gw.adapter.createRefund!(input);
+    expect(await gw.adapter.getRefund!(retried.gatewayRef, payment.gatewayRef)).toMatchObject({ amount: 900 });
+    expect(gw.sim.stats().created.refunds).toBe(before + 1);
+  });
+
+  it('a refusal fault is invalid_input at amount; a 5xx is gateway_error and makes nothing', async () => {
+    const payment = await paid(method);
+    const before = gw.sim.stats().created.refunds;
+    gw.sim.injectFault('createRefund', { kind: 'validation' });
+    const refused = await expectApiError(gw.adapter.createRefund!(refundOf(payment, 100)), 'invalid_input');
+    expect(refused.extra.issues).toEqual([{ path: ['amount'], message: expect.any(String) }]);
+    gw.sim.injectFault('createRefund', { kind: 'server_error' });
+    await expectApiError(gw.adapter.createRefund!(refundOf(payment, 100)), 'gateway_error', { provider: 'gateway_a' });
+    expect(gw.sim.stats().created.refunds).toBe(before);
+  });
+
+  it('a read that hangs is cut by the timeout: gateway_error', async () => {
+    const payment = await paid(method);
+    const refund = await gw.adapter.createRefund!(refundOf(payment, 100));
+    gw.sim.injectFault('getRefund', { kind: 'hang' });
+    const result = await settledWithin(gw.adapter.getRefund!(refund.gatewayRef, payment.gatewayRef), 3_000);
+    await expectApiError(Promise.reject((result as PromiseRejectedResult).reason), 'gateway_error', { provider: 'gateway_a' });
+  });
+});
