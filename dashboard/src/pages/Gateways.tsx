@@ -2,9 +2,11 @@
  * Gateway accounts and routing of the environment. Credentials are
  * write-only: the page shows which fields are set, never their values, and
  * a change replaces them whole. Each account shows the inbound webhook URL
- * to give the gateway. Routing picks the gateway per method.
+ * to give the gateway. Routing names the gateways per method, in fallback
+ * order with optional weights; the page shows each gateway's health and
+ * answers which gateway would take a request now (the dry run).
  */
-import { ActionIcon, Badge, Button, Card, Group, PasswordInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Group, PasswordInput, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,6 +14,9 @@ import { GATEWAY_NAMES, ROUTING_METHODS } from '../../../server/contract/enums';
 import { ConfigureGatewayInput } from '../../../server/admin/inputs/gateways';
 import { api } from '../api/client';
 import { useCan } from '../api/session';
+import { GatewayHealth } from '../parts/GatewayHealth';
+import { RoutingDryRun } from '../parts/RoutingDryRun';
+import { RoutingRuleEditor } from '../parts/RoutingRuleEditor';
 import { useScope } from '../shell/scope';
 import { useAction } from '../ui/action';
 import { CopyValue } from '../ui/Copy';
@@ -21,14 +26,11 @@ import { Failed, Loading } from '../ui/states';
 import { zodValidate } from '../ui/zod-form';
 
 type Gateway = (typeof GATEWAY_NAMES)[number];
-type Method = (typeof ROUTING_METHODS)[number];
 interface ConfigureValues {
   baseUrl: string;
   credentials: { name: string; value: string }[];
   enabled: boolean;
 }
-
-const METHOD_LABEL: Record<Method, string> = { PIX: 'Pix', CARD: 'Card', SUBSCRIPTION: 'Subscriptions' };
 
 function ConfigureModal({ gateway, environmentId, baseUrl, fields, onClose }: { gateway: Gateway | null; environmentId: string; baseUrl: string; fields: string[]; onClose: () => void }) {
   const toInput = (values: ConfigureValues) => ({
@@ -88,13 +90,6 @@ export default function GatewaysPage() {
     success: (_, input) => `${input.gateway} ${input.enabled ? 'enabled' : 'disabled'}.`,
     invalidate: [['gateways']],
   });
-  const route = useAction(
-    (input: { method: Method; gateway: Gateway | null }): Promise<unknown> =>
-      input.gateway
-        ? api.routing.set.mutate({ environmentId: scope.environmentId, method: input.method, gateway: input.gateway })
-        : api.routing.remove.mutate({ environmentId: scope.environmentId, method: input.method }),
-    { success: (_, input) => (input.gateway ? `${METHOD_LABEL[input.method]} now goes to ${input.gateway}.` : `${METHOD_LABEL[input.method]} has no rule now.`), invalidate: [['routing']] },
-  );
   if (accounts.error) return <Failed error={accounts.error} />;
   if (routes.error) return <Failed error={routes.error} />;
   if (!accounts.data || !routes.data) return <Loading />;
@@ -106,31 +101,29 @@ export default function GatewaysPage() {
       <Title order={1} size="h2">
         Gateways & routing
       </Title>
-      <Card withBorder>
-        <Title order={2} size="h4" mb="xs">
+      <Card withBorder component="section" aria-labelledby="routing-heading">
+        <Title order={2} size="h4" mb="xs" id="routing-heading">
           Routing
         </Title>
         <Text size="sm" c="dimmed" mb="sm">
-          Which gateway new payments of each method go to.
+          Which gateways new payments of each method go to, in order: the first takes them, the next ones only while those before are unavailable. Weights split new payments among
+          them.
         </Text>
-        <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          {ROUTING_METHODS.map((method) => {
-            const rule = routes.data.find((r) => r.method === method);
-            return (
-              <Select
-                key={method}
-                label={METHOD_LABEL[method]}
-                placeholder="No rule"
-                clearable
-                disabled={!canEdit || route.isPending}
-                data={GATEWAY_NAMES.map((g) => ({ value: g, label: configured.some((a) => a.gateway === g) ? g : `${g} (not configured)` }))}
-                value={rule?.gateway ?? null}
-                onChange={(value) => route.mutate({ method, gateway: value as Gateway | null })}
-              />
-            );
-          })}
+        <SimpleGrid cols={{ base: 1, md: 3 }}>
+          {ROUTING_METHODS.map((method) => (
+            <RoutingRuleEditor
+              key={method}
+              method={method}
+              environmentId={scope.environmentId}
+              rule={routes.data.find((r) => r.method === method)?.gateways ?? []}
+              accounts={configured}
+              canEdit={canEdit}
+            />
+          ))}
         </SimpleGrid>
       </Card>
+      <GatewayHealth environmentId={scope.environmentId} />
+      <RoutingDryRun environmentId={scope.environmentId} />
       <SimpleGrid cols={{ base: 1, lg: 3 }}>
         {GATEWAY_NAMES.map((gateway) => {
           const account = configured.find((a) => a.gateway === gateway);
