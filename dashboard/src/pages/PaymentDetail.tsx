@@ -7,6 +7,7 @@ import { FINAL_PAYMENT_STATUSES } from '../../../server/contract/enums';
 import { api } from '../api/client';
 import { DetailHeader } from '../parts/DetailHeader';
 import { Facts } from '../parts/Facts';
+import { RoutingTrace } from '../parts/RoutingTrace';
 import { useSandboxAccess } from '../parts/sandbox-access';
 import { Simulators, type SimulatorAction } from '../parts/Simulators';
 import { EventTimeline } from '../parts/Timeline';
@@ -70,6 +71,7 @@ export default function PaymentDetailPage() {
         />
       </Card>
       {canSimulate && <Simulators actions={actions} run={(outcome) => api.simulators.payment.mutate({ paymentId: payment.id, outcome })} invalidate={[['payments'], ['overview']]} />}
+      <RoutingTrace trace={detail.data.routingTrace} what="payment" />
       <EventTimeline events={events} organizationId={scope.organizationId} />
     </Stack>
   );

@@ -5,6 +5,7 @@ import { useParams } from 'react-router';
 import { api } from '../api/client';
 import { DetailHeader } from '../parts/DetailHeader';
 import { Facts } from '../parts/Facts';
+import { RoutingTrace } from '../parts/RoutingTrace';
 import { useSandboxAccess } from '../parts/sandbox-access';
 import { Simulators, type SimulatorAction } from '../parts/Simulators';
 import { EventTimeline } from '../parts/Timeline';
@@ -67,6 +68,7 @@ export default function SubscriptionDetailPage() {
       {canSimulate && (
         <Simulators actions={actions} run={(outcome) => api.simulators.subscription.mutate({ subscriptionId: subscription.id, outcome })} invalidate={[['subscriptions'], ['overview']]} />
       )}
+      <RoutingTrace trace={detail.data.routingTrace} what="subscription" />
       {payments.length > 0 && (
         <DataTable title="Charges" label="Charges" minWidth={480} columns={['Payment', 'Amount', 'Status', 'Created']}>
           {payments.map((payment) => (
