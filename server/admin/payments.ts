@@ -5,6 +5,12 @@ import { notFound } from '../domain/refusal';
 import { environmentAccess, recordAccess } from './access';
 import { PaymentGetInput, PaymentListInput } from './inputs/listing';
 import { adminProcedure, adminT as t } from './procedure';
+import { PaymentActionInput } from './inputs/actions';
+import { actingForPayment } from './acting-for';
+import { cancelPayment } from '../domain/payments/cancel';
+import { syncPayment } from '../domain/payments/sync';
+import { paymentBody } from '../domain/payments/view';
+import { paymentActionOptions } from '../domain/action-options';
 import { PaymentTraceInput } from './inputs/gateways';
 import { paymentTrace } from '../domain/routing-views';
 
@@ -20,6 +26,27 @@ export const paymentsRouter = t.router({
     if (!payment) throw missing;
     await recordAccess(ctx, payment.environment.id, 'read', missing);
     return paymentDetail(ctx.em, payment);
+  }),
+
+  /** What cancel and sync would do with this payment now, and why not (the dashboard's buttons). */
+  actions: adminProcedure.input(PaymentActionInput).query(async ({ ctx, input }) => {
+    const missing = notFound('Payment', input.paymentId);
+    const payment = await ctx.em.findOne(Payment, { id: input.paymentId });
+    if (!payment) throw missing;
+    await recordAccess(ctx, payment.environment.id, 'read', missing);
+    return paymentActionOptions(payment);
+  }),
+
+  /** POST /v1/payments/{id}/cancel for a developer of its organization: the same rules (a Pix cannot be canceled) and refusals. */
+  cancel: adminProcedure.input(PaymentActionInput).mutation(async ({ ctx, input }) => {
+    const context = await actingForPayment(ctx, input.paymentId, 'develop');
+    return paymentBody(await cancelPayment(context, input.paymentId));
+  }),
+
+  /** POST /v1/payments/{id}/sync for a developer: reads the payment from its gateway now and applies what it says. */
+  sync: adminProcedure.input(PaymentActionInput).mutation(async ({ ctx, input }) => {
+    const context = await actingForPayment(ctx, input.paymentId, 'develop');
+    return paymentBody(await syncPayment(context, input.paymentId));
   }),
 
   /** How routing chose the gateway: the rule, the candidates, each attempt (decision 21). */

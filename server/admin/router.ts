@@ -1,5 +1,6 @@
 import { adminT as t } from './procedure';
 import { apiKeysRouter } from './api-keys';
+import { eventsRouter } from './events';
 import { gatewaysRouter, routingRouter } from './gateways';
 import { simulatorsRouter } from './simulators';
 import { environmentsRouter, organizationsRouter, projectsRouter } from './tenancy';
@@ -30,5 +31,6 @@ export const adminRouter = t.router({
   auth: authRouter,
   members: membersRouter,
   users: usersRouter,
+  events: eventsRouter,
 });
 export type AdminRouter = typeof adminRouter;

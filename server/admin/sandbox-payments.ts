@@ -4,12 +4,14 @@
  * registration per externalId, the same events and webhooks), acting for the
  * environment instead of through an API key. A developer's action.
  */
-import { Organization } from '../db/entities';
+import { ROUTING_METHODS, type RoutingMethod } from '../contract/enums';
+import { GatewayAccount, Organization, RoutingRule } from '../db/entities';
 import { createPayment } from '../domain/payments/create';
 import { paymentBody } from '../domain/payments/view';
 import { operatorRefusal } from '../domain/refusal';
+import { simulatedGateways } from '../domain/sandbox';
 import { environmentAccess } from './access';
-import { CreateTestPaymentInput } from './inputs/sandbox';
+import { CreateTestPaymentInput, SandboxReadinessInput } from './inputs/sandbox';
 import { adminProcedure, adminT as t } from './procedure';
 
 export const sandboxRouter = t.router({
@@ -20,5 +22,24 @@ export const sandboxRouter = t.router({
     // Its refusals (billing, quota, validation, the gateway) read to the dashboard as the API's, with the same message (admin/operator-answers.ts).
     const created = await createPayment({ em: ctx.em, services: ctx.services, principal: { environment, project: environment.project, organization } }, input.payment);
     return paymentBody(created.resource);
+  }),
+
+  /**
+   * What the environment can do for a test, so the dashboard offers only
+   * what works: the gateways simulators play here (none in production, nor
+   * where the service runs none), and each method's readiness (a routing
+   * rule whose gateway has an enabled account).
+   */
+  readiness: adminProcedure.input(SandboxReadinessInput).query(async ({ ctx, input }) => {
+    const environment = await environmentAccess(ctx, input.environmentId, 'read');
+    const [rules, accounts] = await Promise.all([ctx.em.find(RoutingRule, { environment }), ctx.em.find(GatewayAccount, { environment })]);
+    const enabled = new Set(accounts.filter((account) => account.enabled).map((account) => account.gateway));
+    const ready = (method: RoutingMethod) => rules.some((rule) => rule.method === method && enabled.has(rule.gateway));
+    return {
+      environmentId: environment.id,
+      kind: environment.kind,
+      simulators: environment.kind === 'sandbox' ? simulatedGateways(ctx.services, environment.id) : [],
+      methods: Object.fromEntries(ROUTING_METHODS.map((method) => [method, ready(method)])) as Record<RoutingMethod, boolean>,
+    };
   }),
 });

@@ -5,6 +5,12 @@ import { notFound } from '../domain/refusal';
 import { environmentAccess, recordAccess } from './access';
 import { SubscriptionGetInput, SubscriptionListInput } from './inputs/listing';
 import { adminProcedure, adminT as t } from './procedure';
+import { SubscriptionActionInput, SubscriptionCancelInput } from './inputs/actions';
+import { actingForSubscription } from './acting-for';
+import { cancelSubscription } from '../domain/subscriptions/cancel';
+import { syncSubscription } from '../domain/subscriptions/sync';
+import { subscriptionBody } from '../domain/subscriptions/view';
+import { subscriptionActionOptions } from '../domain/action-options';
 import { SubscriptionTraceInput } from './inputs/gateways';
 import { subscriptionTrace } from '../domain/routing-views';
 
@@ -20,6 +26,27 @@ export const subscriptionsRouter = t.router({
     if (!subscription) throw missing;
     await recordAccess(ctx, subscription.environment.id, 'read', missing);
     return subscriptionDetail(ctx.em, subscription);
+  }),
+
+  /** What cancel (now, at period end) and sync would do with this subscription now, and why not (the dashboard's buttons). */
+  actions: adminProcedure.input(SubscriptionActionInput).query(async ({ ctx, input }) => {
+    const missing = notFound('Subscription', input.subscriptionId);
+    const subscription = await ctx.em.findOne(Subscription, { id: input.subscriptionId });
+    if (!subscription) throw missing;
+    await recordAccess(ctx, subscription.environment.id, 'read', missing);
+    return subscriptionActionOptions(subscription);
+  }),
+
+  /** POST /v1/subscriptions/{id}/cancel for a developer: now, or at the end of the period where the gateway supports it; the same refusals. */
+  cancel: adminProcedure.input(SubscriptionCancelInput).mutation(async ({ ctx, input }) => {
+    const context = await actingForSubscription(ctx, input.subscriptionId, 'develop');
+    return subscriptionBody(await cancelSubscription(context, input.subscriptionId, input.atPeriodEnd));
+  }),
+
+  /** POST /v1/subscriptions/{id}/sync for a developer: reads the subscription from its gateway now. */
+  sync: adminProcedure.input(SubscriptionActionInput).mutation(async ({ ctx, input }) => {
+    const context = await actingForSubscription(ctx, input.subscriptionId, 'develop');
+    return subscriptionBody(await syncSubscription(context, input.subscriptionId));
   }),
 
   /** How routing chose the gateway: the rule, the candidates, each attempt (decision 21). */

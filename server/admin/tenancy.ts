@@ -15,7 +15,23 @@ import {
   OrganizationIdInput,
   SetBillingInput,
 } from './inputs/tenancy';
-import { adminProcedure, adminT as t } from './procedure';
+import { adminProcedure, adminT as t, type AdminContext } from './procedure';
+
+/**
+ * Where simulators run (the embedded demo, development), a new sandbox
+ * environment is wired to simulators of its own at once (sandbox/fleet.ts),
+ * so its first test payment works. The environment exists either way: a
+ * wiring that fails is logged, and the dashboard then says what to configure.
+ */
+async function wireSandbox(ctx: AdminContext, environment: { id: string; kind: string }): Promise<void> {
+  const sandbox = ctx.services.sandbox;
+  if (environment.kind !== 'sandbox' || !sandbox?.wireEnvironment) return;
+  try {
+    await sandbox.wireEnvironment(environment.id);
+  } catch (error) {
+    ctx.log.warn({ err: error, environmentId: environment.id }, 'new sandbox environment not wired to the simulators');
+  }
+}
 
 export const organizationsRouter = t.router({
   create: adminProcedure.input(CreateOrganizationInput).mutation(({ ctx, input }) => {
@@ -48,12 +64,14 @@ export const projectsRouter = t.router({
     await organizationAccess(ctx, input.organizationId, 'own');
     if (!input.withEnvironments) return createProject(ctx.em, input);
     // One transaction: a project never ends up with one environment of the two.
-    return ctx.em.transactional(async (tx) => {
+    const created = await ctx.em.transactional(async (tx) => {
       const project = await createProject(tx, input);
       const environments = [];
       for (const kind of ['sandbox', 'production'] as const) environments.push(await createEnvironment(tx, { projectId: project.id, kind }));
       return { ...project, environments };
     });
+    for (const environment of created.environments) await wireSandbox(ctx, environment);
+    return created;
   }),
 
   /** The projects the caller sees, or one organization's (which must exist and be visible: otherwise not found). */
@@ -71,7 +89,9 @@ export const projectsRouter = t.router({
 export const environmentsRouter = t.router({
   create: adminProcedure.input(CreateEnvironmentInput).mutation(async ({ ctx, input }) => {
     await projectAccess(ctx, input.projectId, 'own');
-    return createEnvironment(ctx.em, input);
+    const environment = await createEnvironment(ctx.em, input);
+    await wireSandbox(ctx, environment);
+    return environment;
   }),
 
   /** The environments the caller sees, or one project's (which must exist and be visible). */

@@ -21,4 +21,16 @@ export interface SandboxSimulators {
   /** Sends the last webhooks again, optionally newest first; answers their event names. */
   replayWebhooks(gateway: GatewayName, options: { last: number; reverse: boolean }): Promise<string[]>;
   close(): Promise<void>;
+  /**
+   * Where every sandbox environment has simulators of its own (the embedded
+   * demo and development, server/sandbox/fleet.ts): the ones wired to this
+   * environment, or null when it has none. Absent where one set serves all.
+   */
+  forEnvironment?(environmentId: string): SandboxSimulators | null;
+  /**
+   * Wires a sandbox environment to simulators of its own: gateway accounts
+   * for the three gateways pointing at them and, when it has none, routing
+   * rules. Absent where simulators are not started per environment.
+   */
+  wireEnvironment?(environmentId: string): Promise<void>;
 }

@@ -25,13 +25,30 @@ import { cancelSubscription } from './subscriptions/cancel';
 import { createSubscription } from './subscriptions/create';
 import { subscriptionBody } from './subscriptions/view';
 
-/** The sandbox, or the operator's refusal when this service runs none. */
-export function sandboxOf(services: Services, gateway: GatewayName): SandboxSimulators {
-  const sandbox = services.sandbox;
+/**
+ * The simulators that play `gateway` (for `environmentId`'s accounts, where
+ * each sandbox environment has its own), or the operator's refusal when this
+ * service runs none for it.
+ */
+export function sandboxOf(services: Services, gateway: GatewayName, environmentId?: string): SandboxSimulators {
+  const all = services.sandbox;
+  const sandbox = environmentId && all?.forEnvironment ? all.forEnvironment(environmentId) : all;
   if (!sandbox?.running().some((running) => running.gateway === gateway)) {
-    throw operatorRefusal('unavailable', `No simulator of ${gateway} runs in this service; only the embedded demo runs them.`);
+    throw operatorRefusal(
+      'unavailable',
+      all && environmentId
+        ? `No simulator of ${gateway} plays this environment's ${gateway} account: it is configured with credentials of a real gateway, or this environment was not wired to the simulators.`
+        : `No simulator of ${gateway} runs in this service; only the embedded demo and development run them.`,
+    );
   }
   return sandbox;
+}
+
+/** Whether simulators play this environment's gateways (the dashboard offers the simulator actions only then). */
+export function simulatedGateways(services: Services, environmentId: string): GatewayName[] {
+  const all = services.sandbox;
+  const sandbox = all?.forEnvironment ? all.forEnvironment(environmentId) : all;
+  return (sandbox?.running() ?? []).map((running) => running.gateway);
 }
 
 export const runningSimulators = (services: Services) => services.sandbox?.running() ?? [];
@@ -44,7 +61,7 @@ function refusedAsConflict(what: string, id: string, reason: string | null): voi
 export async function simulatePayment(em: EntityManager, services: Services, paymentId: string, outcome: PaymentOutcome) {
   const payment = await em.findOne(Payment, { id: paymentId });
   if (!payment) throw notFound('Payment', paymentId);
-  const sandbox = sandboxOf(services, payment.gateway);
+  const sandbox = sandboxOf(services, payment.gateway, payment.environment.id);
   if (!payment.gatewayRef) throw operatorRefusal('unavailable', `Payment ${payment.id} is not registered at its gateway.`);
   refusedAsConflict('Payment', payment.id, await sandbox.payment(payment.gateway, payment.gatewayRef, outcome));
   return paymentBody(await em.fork().findOneOrFail(Payment, { id: payment.id }));
@@ -53,7 +70,7 @@ export async function simulatePayment(em: EntityManager, services: Services, pay
 export async function simulateSubscription(em: EntityManager, services: Services, subscriptionId: string, outcome: SubscriptionOutcome) {
   const subscription = await em.findOne(Subscription, { id: subscriptionId });
   if (!subscription) throw notFound('Subscription', subscriptionId);
-  const sandbox = sandboxOf(services, subscription.gateway);
+  const sandbox = sandboxOf(services, subscription.gateway, subscription.environment.id);
   if (!subscription.gatewayRef) throw operatorRefusal('unavailable', `Subscription ${subscription.id} is not registered at its gateway.`);
   refusedAsConflict('Subscription', subscription.id, await sandbox.subscription(subscription.gateway, subscription.gatewayRef, outcome));
   return subscriptionBody(await em.fork().findOneOrFail(Subscription, { id: subscription.id }));

@@ -33,6 +33,7 @@ interface Fixture {
   subscriptionId: string;
   endpointId: string;
   deliveryId: string;
+  eventId: string;
   invitationId: string;
   leaverUserId: string;
   developerUserId: string;
@@ -104,6 +105,14 @@ const CASES: Record<string, Case> = {
   'subscriptions.list': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
   'subscriptions.get': { need: 'read', outsider: 'not_found', input: (f) => ({ subscriptionId: f.subscriptionId }) },
   'sandbox.createPayment': { need: 'develop', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId, payment: { ...validPayment(), currency: 'BRL' } }) },
+  'sandbox.readiness': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
+  'payments.cancel': { need: 'develop', outsider: 'not_found', input: (f) => ({ paymentId: f.paymentId }) },
+  'payments.sync': { need: 'develop', outsider: 'not_found', input: (f) => ({ paymentId: f.paymentId }) },
+  'payments.actions': { need: 'read', outsider: 'not_found', input: (f) => ({ paymentId: f.paymentId }) },
+  'subscriptions.actions': { need: 'read', outsider: 'not_found', input: (f) => ({ subscriptionId: f.subscriptionId }) },
+  'subscriptions.cancel': { need: 'develop', outsider: 'not_found', input: (f) => ({ subscriptionId: f.subscriptionId, atPeriodEnd: true }) },
+  'subscriptions.sync': { need: 'develop', outsider: 'not_found', input: (f) => ({ subscriptionId: f.subscriptionId }) },
+  'events.get': { need: 'read', outsider: 'not_found', input: (f) => ({ eventId: f.eventId }) },
   'overview.summary': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId, days: 7 }) },
   // One environment for its members; without one (every environment) it is an operator's view, tested with the CLI.
   'reconciliation.status': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
@@ -197,6 +206,7 @@ beforeAll(async () => {
     subscriptionId: subscription.body.id,
     endpointId: endpoint.id,
     deliveryId: delivery.id,
+    eventId: delivery.eventId,
     invitationId: invitation.invitation!.id,
     leaverUserId: leaverUser.id,
     developerUserId: developer.userId,

@@ -8,3 +8,5 @@ import { CreatePaymentInput } from '../../contract/schemas/payment';
 import { RecordId } from '../../contract/schemas/text';
 
 export const CreateTestPaymentInput = z.strictObject({ environmentId: RecordId, payment: CreatePaymentInput });
+
+export const SandboxReadinessInput = z.strictObject({ environmentId: RecordId });
