@@ -5,7 +5,7 @@
  * and timeouts, and its latency. Read again every few seconds: an outage is
  * followed on the page as it happens.
  */
-import { Badge, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { DataTable } from '../ui/DataTable';
@@ -45,18 +45,22 @@ export function GatewayHealth({ environmentId }: { environmentId: string }) {
               </Text>
             </Table.Td>
             <Table.Td>
-              <Tooltip label={state.meaning} withArrow>
-                <Badge color={state.color} variant="light" aria-label={`${gateway.gateway} circuit ${state.label}: ${state.meaning}`}>
-                  {state.label}
-                </Badge>
-              </Tooltip>
+              <Badge color={state.color} variant="light" title={state.meaning}>
+                {state.label}
+              </Badge>
             </Table.Td>
             <Table.Td>{gateway.successes}</Table.Td>
             <Table.Td c={gateway.failures > 0 ? 'red.8' : undefined}>{gateway.failures}</Table.Td>
             <Table.Td c={gateway.timeouts > 0 ? 'orange.9' : undefined}>{gateway.timeouts}</Table.Td>
             <Table.Td>{ms(gateway.p50Ms)}</Table.Td>
             <Table.Td>{ms(gateway.p95Ms)}</Table.Td>
-            <Table.Td>{gateway.openUntil ? <span title={formatDateTime(gateway.openUntil)}>{formatRelative(gateway.openUntil)}</span> : '—'}</Table.Td>
+            <Table.Td>
+              {gateway.openUntil ? (
+                <span title={formatDateTime(gateway.openUntil)}>{gateway.state === 'open' ? formatRelative(gateway.openUntil) : `ended ${formatRelative(gateway.openUntil)}`}</span>
+              ) : (
+                '—'
+              )}
+            </Table.Td>
             <Table.Td>{gateway.lastFailureAt ? <span title={formatDateTime(gateway.lastFailureAt)}>{formatRelative(gateway.lastFailureAt)}</span> : '—'}</Table.Td>
           </Table.Tr>
         );
@@ -72,7 +76,8 @@ export function GatewayHealth({ environmentId }: { environmentId: string }) {
       )}
     </DataTable>
     <Text size="xs" c="dimmed" mt={-8}>
-      Recent requests from this service to each gateway. Read {formatDateTime(readAt)}; refreshed every {HEALTH_REFRESH_MS / 1000} s.
+      Creates sent from this service to each gateway recently. Circuit closed: new requests go to it; open: passed over until the cool-down ends; half-open: the next
+      request is a probe. Read {formatDateTime(readAt)}; refreshed every {HEALTH_REFRESH_MS / 1000} s.
     </Text>
     </>
   );
