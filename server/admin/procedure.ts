@@ -64,11 +64,12 @@ export const adminT = initTRPC.context<AdminContext>().create();
 
 /**
  * Mutations that change nothing an API key's cache holds (people, their
- * sessions and roles; the sandbox's test payments, triggers and simulators):
+ * sessions and roles; the sandbox's test payments, triggers and simulators;
+ * refunds):
  * no epoch bump, so a merchant triggering events with a sandbox key does not
  * send every node's /v1 requests back to the database.
  */
-const KEY_NEUTRAL = /^(auth|members|users|simulators|sandbox)\./;
+const KEY_NEUTRAL = /^(auth|members|users|simulators|sandbox|refunds)\./;
 
 const keyEpochAndRefusals = adminT.middleware(async ({ ctx, type, path, next }) => {
   const result = await next();

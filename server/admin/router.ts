@@ -1,6 +1,7 @@
 import { adminT as t } from './procedure';
 import { apiKeysRouter } from './api-keys';
 import { eventsRouter } from './events';
+import { onboardingRouter } from './onboarding';
 import { gatewaysRouter, routingRouter } from './gateways';
 import { simulatorsRouter } from './simulators';
 import { environmentsRouter, organizationsRouter, projectsRouter } from './tenancy';
@@ -12,6 +13,7 @@ import { subscriptionsRouter } from './subscriptions';
 import { overviewRouter } from './overview';
 import { sandboxRouter } from './sandbox-payments';
 import { reconciliationRouter } from './reconciliation';
+import { refundsRouter } from './refunds';
 
 /** The internal operator API (not part of /v1), served at /internal/trpc. */
 export const adminRouter = t.router({
@@ -24,6 +26,7 @@ export const adminRouter = t.router({
   simulators: simulatorsRouter,
   webhooks: webhooksRouter,
   payments: paymentsRouter,
+  refunds: refundsRouter,
   subscriptions: subscriptionsRouter,
   overview: overviewRouter,
   sandbox: sandboxRouter,
@@ -32,5 +35,6 @@ export const adminRouter = t.router({
   members: membersRouter,
   users: usersRouter,
   events: eventsRouter,
+  onboarding: onboardingRouter,
 });
 export type AdminRouter = typeof adminRouter;

@@ -2,6 +2,7 @@ import { t } from './trpc';
 import { listEventsProcedure } from './events';
 import { cancelPaymentProcedure, createPaymentProcedure, getPayment, getPaymentByExternalId, syncPaymentProcedure } from './payments';
 import { authTest, health } from './platform';
+import { createRefundProcedure, getRefund, getRefundByExternalId } from './refunds';
 import { cancelSubscriptionProcedure, createSubscriptionProcedure, getSubscription, getSubscriptionByExternalId, syncSubscriptionProcedure } from './subscriptions';
 
 /** The public /v1 contract: every procedure here carries its REST mapping. */
@@ -21,6 +22,11 @@ export const v1Router = t.router({
     get: getSubscription,
     cancel: cancelSubscriptionProcedure,
     sync: syncSubscriptionProcedure,
+  }),
+  refunds: t.router({
+    create: createRefundProcedure,
+    findByExternalId: getRefundByExternalId,
+    get: getRefund,
   }),
   events: t.router({
     list: listEventsProcedure,

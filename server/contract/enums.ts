@@ -9,6 +9,10 @@ export const PAYMENT_STATUSES = ['created', 'pending', 'processing', 'paid', 'fa
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = ['paid', 'failed', 'canceled', 'expired'];
 
+/** A refund (decision 18): `pending` until its gateway says it settled or failed; both of those are final. */
+export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 

@@ -29,6 +29,7 @@ export interface ExtraFields {
   cannot_cancel_paid: object;
   already_canceled: { status: string };
   cannot_cancel_status: { status: string };
+  cannot_refund_status: { status: string };
   missing_gateway_ref: object;
   no_routing_rule: object;
   provider_not_configured: { provider: GatewayName };
@@ -65,6 +66,7 @@ export const ERROR_CATALOGUE: Record<ErrorCode, { status: number; message: strin
   cannot_cancel_paid: { status: 409, message: 'The payment is already paid; cancel is not a refund.', extra: [] },
   already_canceled: { status: 409, message: 'The resource is already in a final state.', extra: ['status'] },
   cannot_cancel_status: { status: 409, message: 'The current status does not allow cancel.', extra: ['status'] },
+  cannot_refund_status: { status: 409, message: 'Only a paid payment can be refunded.', extra: ['status'] },
   missing_gateway_ref: { status: 409, message: 'There is no gateway reference to act on.', extra: [] },
   no_routing_rule: { status: 409, message: 'No gateway is configured for this method in the environment.', extra: [] },
   provider_not_configured: {

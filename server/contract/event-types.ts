@@ -11,5 +11,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'subscription.payment_failed',
   'subscription.past_due',
   'subscription.canceled',
+  'refund.created',
+  'refund.succeeded',
+  'refund.failed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -42,6 +42,10 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, NamedExample>> = {
       value: { amount: 29900, interval: 'yearly', trialDays: 14, externalId: 'plan-2', customer, metadata: { tier: 'pro' } },
     },
   },
+  CreateRefundRequest: {
+    full: { summary: 'Refund everything still refundable', value: { externalId: 'refund-order-1' } },
+    partial: { summary: 'Refund part of the payment, with a reason', value: { externalId: 'refund-order-1-item-2', amount: 500, reason: 'one item returned' } },
+  },
   CancelSubscriptionRequest: {
     now: { summary: 'Cancel now (same as no body)', value: { atPeriodEnd: false } },
     periodEnd: { summary: 'Cancel when the current cycle ends (gateway_b only)', value: { atPeriodEnd: true } },
@@ -66,6 +70,7 @@ const payment = {
   paidAt: null,
   expiresAt: '2026-11-22T12:30:00.000Z',
   subscriptionId: null,
+  amountRefunded: 0,
 };
 
 const subscription = {
@@ -104,6 +109,23 @@ export const RESPONSE_EXAMPLES: Record<string, NamedExample> = {
   },
   Payment: { summary: 'A Pix waiting to be paid', value: payment },
   Subscription: { summary: 'An active monthly subscription', value: subscription },
+  Refund: {
+    summary: 'A partial refund waiting for its gateway',
+    value: {
+      id: 'ref_5t6y7u8i9o0p1a2s3d4f5g6h',
+      paymentId: payment.id,
+      externalId: 'refund-order-1-item-2',
+      status: 'pending',
+      amount: 500,
+      currency: 'BRL',
+      reason: 'one item returned',
+      gateway: 'gateway_b',
+      gatewayRef: 'D7f3a9c1e5d2b4a6c8e0f1a2b3c4d5e6',
+      failureReason: null,
+      createdAt: '2026-11-25T12:00:00.000Z',
+      updatedAt: '2026-11-25T12:00:00.000Z',
+    },
+  },
   EventPage: {
     summary: 'The first page after `evt_0a1b2c3d4e5f6g7h8i9j0k1l`, two events, more to read',
     value: {
@@ -133,6 +155,7 @@ const ERROR_EXTRAS: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   billing_monthly_tx_limit_reached: { limit: 1000, used: 1000 },
   already_canceled: { status: 'canceled' },
   cannot_cancel_status: { status: 'processing' },
+  cannot_refund_status: { status: 'pending' },
   provider_not_configured: { provider: 'gateway_a' },
   provider_disabled: { provider: 'gateway_a' },
   method_not_supported: { provider: 'gateway_c', method: 'pix' },

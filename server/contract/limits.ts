@@ -41,6 +41,10 @@ export const TEXT_LIMITS = {
   planId: 255,
   /** `returnUrl` of a hosted checkout, handed to the gateway. */
   returnUrl: 2048,
+  /** A refund's `reason`, stored and sent to the gateway. */
+  refundReason: 255,
+  /** Why a gateway refused or failed a refund, as kept from its answer. */
+  refundFailureReason: 255,
   /** Names of organizations, projects, API keys; webhook endpoint descriptions. */
   name: 255,
   description: 255,

@@ -38,7 +38,7 @@ const ERROR_RESPONSE_SCHEMA: SchemaObject = {
     provider: { type: 'string', enum: [...GATEWAY_NAMES], description: 'Gateway-related codes.' },
     method: { type: 'string', enum: [...PAYMENT_METHODS], description: 'method_not_supported only.' },
     action: { type: 'string', description: 'not_implemented and action_not_implemented.' },
-    status: { type: 'string', description: 'Cancel conflicts: the current status.' },
+    status: { type: 'string', description: 'Cancel and refund conflicts: the current status.' },
     limit: { type: 'integer', description: 'billing_monthly_tx_limit_reached: the monthly quota.' },
     used: { type: 'integer', description: 'billing_monthly_tx_limit_reached: transactions used this month.' },
   },
@@ -120,6 +120,7 @@ const JSON_VALUE_SCHEMA: SchemaObject = {
 const TAGS = [
   { name: 'platform', description: 'Liveness and API key checks.' },
   { name: 'payments', description: 'Pix and card payments: create (idempotent by `externalId`), read, cancel an unpaid card payment, refresh from the gateway.' },
+  { name: 'refunds', description: 'Money of a paid payment given back, in full or in part: create (idempotent by `externalId`), read.' },
   { name: 'subscriptions', description: 'Card subscriptions: create (idempotent by `externalId`), read, cancel now or at the end of the period.' },
   { name: 'events', description: 'The events webhooks deliver, listed in order: catch up after your receiver was down.' },
 ];
@@ -129,6 +130,7 @@ const REQUEST_BODY_NAMES: Record<string, string> = {
   'payments-create': 'CreatePaymentRequest',
   'subscriptions-create': 'CreateSubscriptionRequest',
   'subscriptions-cancel': 'CancelSubscriptionRequest',
+  'refunds-create': 'CreateRefundRequest',
 };
 
 /**

@@ -24,6 +24,10 @@ export const GATEWAY_CALLS = {
   getSubscription: raises(['missing_gateway_ref', 'gateway_error']),
   getPlan: raises(['gateway_error']),
   cancelSubscription: raises(['gateway_error']),
+  /** A refusal becomes a failed refund (refunds/registration.ts), never an error; `not_implemented` where the gateway cannot refund this amount. */
+  createRefund: raises(['not_implemented', 'gateway_error']),
+  /** `missing_gateway_ref` when the gateway no longer knows the refund. */
+  getRefund: raises(['missing_gateway_ref', 'gateway_error']),
 } as const;
 
 /** What a gateway failure is to the merchant. The failure stays as the cause, for the log. */

@@ -11,9 +11,11 @@ export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[number];
 /**
  * Routes counted in a window of their own under another bucket's configured
  * limit: subscription sync has payment sync's limit (decision 20) without
- * sharing its quota, so syncing subscriptions never uses up payment syncs.
+ * sharing its quota, so syncing subscriptions never uses up payment syncs;
+ * refund creation has payment cancel's (10 per minute by default, decision
+ * 18), so refunding never uses up cancels, nor the other way round.
  */
-export const SHARED_LIMIT_QUOTAS = { subscriptions_sync: 'payments_sync' } as const satisfies Record<string, RateLimitBucket>;
+export const SHARED_LIMIT_QUOTAS = { subscriptions_sync: 'payments_sync', refunds_create: 'payments_cancel' } as const satisfies Record<string, RateLimitBucket>;
 
 /** A window of counted requests: a bucket's own, or one of the quotas above. */
 export type RateLimitQuota = RateLimitBucket | keyof typeof SHARED_LIMIT_QUOTAS;

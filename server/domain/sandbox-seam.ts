@@ -16,6 +16,12 @@ export interface SandboxSimulators {
    */
   payment(gateway: GatewayName, gatewayRef: string, outcome: PaymentOutcome): Promise<string | null>;
   subscription(gateway: GatewayName, gatewayRef: string, outcome: SubscriptionOutcome): Promise<string | null>;
+  /**
+   * A pending refund settles (the money went back) or fails at its gateway,
+   * named by the gateway's refund id; resolves like `payment`. Absent where
+   * the simulators cannot act on refunds.
+   */
+  refund?(gateway: GatewayName, refundRef: string, outcome: 'settle' | 'fail'): Promise<string | null>;
   injectFault(gateway: GatewayName, operation: SimOperation, fault: Fault, times: number): void;
   clearFaults(gateway: GatewayName): void;
   /** Sends the last webhooks again, optionally newest first; answers their event names. */

@@ -18,6 +18,9 @@ import type { Services } from '../services';
 import type { WebhookEventType } from '../contract/event-types';
 import { randomToken } from '../contract/ids';
 import { cancelPayment } from './payments/cancel';
+import { createRefund } from './refunds/create';
+import { Refund } from './refunds/refund';
+import { refundBody } from './refunds/view';
 import { createPayment } from './payments/create';
 import { paymentBody } from './payments/view';
 import type { RequestContext } from './request-context';
@@ -116,7 +119,12 @@ export interface TriggerResult {
   events: { id: string; type: string; resourceId: string }[];
 }
 
-type PaymentRecipe = { method: 'pix' | 'card'; then?: PaymentOutcome | 'cancel' };
+type PaymentRecipe = {
+  method: 'pix' | 'card';
+  then?: PaymentOutcome | 'cancel';
+  /** Once paid, the payment is refunded in full, and the refund settled or failed at the gateway (null: left as the gateway answered). */
+  refund?: 'settle' | 'fail' | null;
+};
 type SubscriptionRecipe = { subscription: true; then?: Exclude<SubscriptionOutcome, 'complete-checkout' | 'end-trial'> | 'cancel' };
 
 /**
@@ -138,6 +146,9 @@ const RECIPES: Record<WebhookEventType, PaymentRecipe | SubscriptionRecipe> = {
   'subscription.payment_failed': { subscription: true, then: 'charge-failure' },
   'subscription.past_due': { subscription: true, then: 'past-due' },
   'subscription.canceled': { subscription: true, then: 'cancel' },
+  'refund.created': { method: 'pix', then: 'pay', refund: null },
+  'refund.succeeded': { method: 'pix', then: 'pay', refund: 'settle' },
+  'refund.failed': { method: 'pix', then: 'pay', refund: 'fail' },
 };
 
 /** A customer every gateway accepts: gateway_c needs a phone. */
@@ -153,6 +164,30 @@ async function asOperator<T>(action: string, run: () => Promise<T>): Promise<T> 
     if (isRefusal(error)) throw operatorRefusal('unavailable', `${action}: ${error.code}: ${error.message}`);
     throw error;
   }
+}
+
+/** A pending refund settles or fails at its gateway's simulator, which sends its notification. */
+export async function simulateRefund(em: EntityManager, services: Services, refundId: string, outcome: 'settle' | 'fail') {
+  const refund = await em.findOne(Refund, { id: refundId });
+  if (!refund) throw notFound('Refund', refundId);
+  const sandbox = sandboxOf(services, refund.gateway, refund.environment.id);
+  if (!refund.gatewayRef) throw operatorRefusal('unavailable', `Refund ${refund.id} is not registered at its gateway.`);
+  if (!sandbox.refund) throw operatorRefusal('unavailable', `The simulator of ${refund.gateway} cannot settle refunds.`);
+  refusedAsConflict('Refund', refund.id, await sandbox.refund(refund.gateway, refund.gatewayRef, outcome));
+  return refundBody(await em.fork().findOneOrFail(Refund, { id: refund.id }));
+}
+
+/** Refunds a paid payment in full through the /v1 use case, then settles or fails the refund at the simulator; answers the refund's id. */
+async function triggerRefund(em: EntityManager, context: RequestContext, paymentId: string, externalId: string, outcome: 'settle' | 'fail' | null, steps: TriggerStep[]): Promise<string> {
+  const created = await asOperator('refund payment', () => createRefund(context, paymentId, { externalId }));
+  const refund = created.resource;
+  steps.push({ action: 'refund', resourceId: refund.id, status: refund.status });
+  // A simulator set to settle refunds at once answered it final already.
+  if (outcome && refund.status === 'pending') {
+    const body = await simulateRefund(em.fork(), context.services, refund.id, outcome);
+    steps.push({ action: `sim refund ${outcome}`, resourceId: refund.id, status: body.status });
+  }
+  return refund.id;
 }
 
 /**
@@ -188,6 +223,7 @@ export async function triggerEvent(em: EntityManager, services: Services, input:
       const body = await simulatePayment(em.fork(), services, resourceId, recipe.then);
       steps.push({ action: `sim ${recipe.then}`, resourceId, status: body.status });
     }
+    if (recipe.refund !== undefined) resourceId = await triggerRefund(em, context(), resourceId, `${externalId}-refund`, recipe.refund, steps);
   } else {
     const request = CreateSubscriptionInput.parse({
       amount: TRIGGER_PLAN.amount,
@@ -215,6 +251,9 @@ export async function triggerEvent(em: EntityManager, services: Services, input:
 
   const reader = em.fork();
   const linkedPayments = await reader.find(Payment, { environment: environment.id, subscriptionId: resourceId }, { fields: ['id'] });
+  // A refund's trigger also shows the payment it refunds.
+  const refunded = await reader.findOne(Refund, { id: resourceId, environment: environment.id }, { fields: ['payment'] });
+  if (refunded) linkedPayments.push(refunded.payment);
   const events = await reader.find(
     OutboxEvent,
     { environment: environment.id, resourceId: { $in: [resourceId, ...linkedPayments.map((payment) => payment.id)] } },

@@ -108,11 +108,29 @@ describe('the published contract', () => {
     }
   });
 
-  it('describes the Payment with every field of the contract, its timestamps and its subscription (decision 20)', () => {
+  it('describes the Payment with every field of the contract, its timestamps, its subscription (decision 20) and its refunded total (decision 18)', () => {
     const payment = document.components.schemas.Payment;
     const fields = ['id', 'status', 'method', 'gateway', 'amount', 'currency', 'externalId', 'gatewayRef', 'customer', 'checkoutUrl', 'pix', 'card'];
-    expect(Object.keys(payment.properties).sort()).toEqual([...fields, 'createdAt', 'updatedAt', 'paidAt', 'expiresAt', 'subscriptionId'].sort());
+    expect(Object.keys(payment.properties).sort()).toEqual([...fields, 'createdAt', 'updatedAt', 'paidAt', 'expiresAt', 'subscriptionId', 'amountRefunded'].sort());
     expect(payment.required.sort()).toEqual(Object.keys(payment.properties).sort());
+  });
+
+  it('describes refunds (decision 18): the routes, the Refund with its statuses, the 409 and 501 of the create, its rate limit', () => {
+    const refund = document.components.schemas.Refund;
+    expect(Object.keys(refund.properties).sort()).toEqual(
+      ['id', 'paymentId', 'externalId', 'status', 'amount', 'currency', 'reason', 'gateway', 'gatewayRef', 'failureReason', 'createdAt', 'updatedAt'].sort(),
+    );
+    expect(refund.required.sort()).toEqual(Object.keys(refund.properties).sort());
+    expect(refund.properties.status.enum).toEqual(['pending', 'succeeded', 'failed']);
+    const create = document.paths['/v1/payments/{id}/refunds'].post;
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '404', '409', '429', '501', '502']));
+    expect(create.responses['409'].content['application/json'].examples.cannot_refund_status.value).toMatchObject({ error: 'cannot_refund_status', status: 'pending' });
+    expect(create.responses['501'].content['application/json'].schema.allOf[1].properties.error.enum).toEqual(['not_implemented']);
+    expect(create.responses['201'].headers['Idempotent-Replayed']).toBeDefined();
+    expect(create.requestBody.$ref).toBe('#/components/requestBodies/CreateRefundRequest');
+    expect(create.description).toContain('10 per minute');
+    expect(document.paths['/v1/refunds/{id}'].get.responses['200']).toBeDefined();
+    expect(document.paths['/v1/refunds'].get.responses['400'].content['application/json'].schema.allOf[1].properties.error.enum).toContain('missing_query');
   });
 
   it('describes the Subscription with every field of the contract and its timestamps (decision 20)', () => {

@@ -50,6 +50,8 @@ export const PaymentListInput = z
     status: z.enum(PAYMENT_STATUSES).optional(),
     method: z.enum(PAYMENT_METHODS).optional(),
     gateway: z.enum(GATEWAY_NAMES).optional(),
+    /** true: only payments with at least one refund (pending, succeeded or failed). */
+    refunded: z.literal(true).optional(),
     ...createdRange,
     search: Search.optional(),
     ...page,

@@ -58,6 +58,9 @@ export const Payment = z
     subscriptionId: PublicId('sub')
       .nullable()
       .meta({ description: 'The subscription (`sub_…`) a recurring charge belongs to; null for one-off payments.' }),
+    amountRefunded: z.int().min(0).meta({
+      description: 'Integer cents given back by refunds that succeeded (decision 18); 0 when none has. A refunded payment stays `paid`; refunds still pending are not counted.',
+    }),
   })
   .meta({ id: 'Payment' });
 export type PaymentBody = z.infer<typeof Payment>;

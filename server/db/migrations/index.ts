@@ -14,6 +14,7 @@ import { Migration20261125082857_money_truth } from './Migration20261125082857_m
 import { Migration20261125091638_events_feed_indexes } from './Migration20261125091638_events_feed_indexes';
 import { Migration20261125093607_webhook_retries } from './Migration20261125093607_webhook_retries';
 import { Migration20261125122139_routing_lists_and_traces } from './Migration20261125122139_routing_lists_and_traces';
+import { Migration20261125122225_refunds } from './Migration20261125122225_refunds';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -30,4 +31,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125091638_events_feed_indexes', class: Migration20261125091638_events_feed_indexes },
   { name: 'Migration20261125093607_webhook_retries', class: Migration20261125093607_webhook_retries },
   { name: 'Migration20261125122139_routing_lists_and_traces', class: Migration20261125122139_routing_lists_and_traces },
+  { name: 'Migration20261125122225_refunds', class: Migration20261125122225_refunds },
 ];

@@ -19,6 +19,8 @@ import { applyLocked, type LockedChange } from '../locked-apply';
 import { paymentSnapshotChange } from '../payments/apply-snapshot';
 import { subscriptionChargeChange } from '../subscriptions/charges';
 import { cancelLateCheckout } from '../subscriptions/sync';
+import { refundSnapshotChange } from '../refunds/apply-snapshot';
+import { Refund } from '../refunds/refund';
 
 export type EventOutcome = 'applied' | 'duplicate' | 'unknown_reference';
 
@@ -67,9 +69,11 @@ async function applicationOf(em: EntityManager, services: Services, target: Inbo
       const subscription = await em.findOne(Subscription, { ...scope, gatewayRef: event.subscriptionRef });
       return subscription && onLocked(Subscription, subscription.id, subscriptionChargeChange(target, event));
     }
-    case 'refund_status':
-      // No adapter reports refunds yet; answered as unknown until refunds are stored.
-      return null;
+    case 'refund_status': {
+      // A refund whose create answer has not been committed yet has no reference here: unknown, so the gateway's redelivery applies it.
+      const refund = await em.findOne(Refund, { ...scope, gatewayRef: event.refund.gatewayRef });
+      return refund && onLocked(Refund, refund.id, refundSnapshotChange(services.log, event.refund, event.occurredAt ? new Date(event.occurredAt) : null));
+    }
   }
 }
 

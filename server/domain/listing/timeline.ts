@@ -1,11 +1,13 @@
 /**
  * The timeline of a payment or subscription: its events in commit order,
- * each exactly as delivered, with its deliveries to each endpoint.
+ * each exactly as delivered, with its deliveries to each endpoint. A
+ * payment's timeline also holds its refunds' events (several resource ids).
  */
 import { OutboxEvent, WebhookAttempt, WebhookDelivery } from '../../db/entities';
 import type { EntityManager } from '../../db/orm';
 
-export async function timelineOf(em: EntityManager, environmentId: string, resourceId: string) {
+export async function timelineOf(em: EntityManager, environmentId: string, resourceIds: string | string[]) {
+  const resourceId = typeof resourceIds === 'string' ? resourceIds : { $in: resourceIds };
   const events = await em.find(OutboxEvent, { environment: environmentId, resourceId }, { orderBy: { sequence: 'asc' } });
   const deliveries = events.length
     ? await em.find(WebhookDelivery, { event: { $in: events.map((e) => e.id) } }, { populate: ['endpoint'], orderBy: { createdAt: 'asc', id: 'asc' } })

@@ -8,6 +8,9 @@ import { paymentBody } from './view';
 import { pageOf } from '../listing/cursor';
 import { afterCursor, createdBetween, createdPosition, NEWEST_FIRST, searchCondition, type CreatedRange } from '../listing/filters';
 import { timelineOf } from '../listing/timeline';
+import { Refund } from '../refunds/refund';
+import { refundsOfPayment } from '../refunds/repository';
+import { refundBody } from '../refunds/view';
 
 export interface PaymentFilter extends CreatedRange {
   environmentId: string;
@@ -15,6 +18,8 @@ export interface PaymentFilter extends CreatedRange {
   method?: PaymentMethod;
   gateway?: GatewayName;
   search?: string;
+  /** true: only payments with at least one refund (any status). */
+  refunded?: boolean;
   cursor?: string;
   limit: number;
 }
@@ -30,12 +35,16 @@ export function paymentRow(payment: Payment) {
   };
 }
 
+/** The environment's payments that have a refund (any status), as a subquery. */
+const refundedPayments = (em: EntityManager, environmentId: string) => em.createQueryBuilder(Refund, 'r').select('r.payment').where({ environment: environmentId });
+
 export async function listPayments(em: EntityManager, filter: PaymentFilter) {
   const conditions: FilterQuery<Payment>[] = [
     { environment: filter.environmentId, ...createdBetween(filter) },
     ...(filter.status ? [{ status: filter.status }] : []),
     ...(filter.method ? [{ method: filter.method }] : []),
     ...(filter.gateway ? [{ gateway: filter.gateway }] : []),
+    ...(filter.refunded ? [{ id: { $in: refundedPayments(em, filter.environmentId) } }] : []),
   ];
   const search = searchCondition(filter.search);
   if (search) conditions.push(search);
@@ -47,6 +56,7 @@ export async function listPayments(em: EntityManager, filter: PaymentFilter) {
 
 /** Everything the /v1 view shows, plus where it lives and what the gateway last said, and its events with their deliveries. */
 export async function paymentDetail(em: EntityManager, payment: Payment) {
+  const refunds = await refundsOfPayment(em, payment.id);
   return {
     payment: {
       ...paymentBody(payment),
@@ -58,7 +68,9 @@ export async function paymentDetail(em: EntityManager, payment: Payment) {
       createdAt: payment.createdAt.toISOString(),
       updatedAt: payment.updatedAt.toISOString(),
     },
-    events: await timelineOf(em, payment.environment.id, payment.id),
+    /** Its refunds, oldest first; their events are in `events`, in commit order with the payment's. */
+    refunds: refunds.map(refundBody),
+    events: await timelineOf(em, payment.environment.id, [payment.id, ...refunds.map((refund) => refund.id)]),
     /** How routing chose the gateway (decision 21). */
     routingTrace: traceView(payment),
   };

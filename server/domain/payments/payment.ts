@@ -41,6 +41,8 @@ export const PaymentSchema = defineEntity({
     paidAt: p.datetime().nullable(),
     /** Pix: when the gateway says the code stops being payable. */
     expiresAt: p.datetime().nullable(),
+    /** Cents given back by refunds that succeeded (decision 18); moved only by a refund reaching `succeeded`, in its transaction. */
+    amountRefunded: p.bigint('number').default(0),
   },
 });
 

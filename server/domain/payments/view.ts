@@ -25,5 +25,6 @@ export function paymentBody(payment: Payment): PaymentBody {
     paidAt: payment.paidAt?.toISOString() ?? null,
     expiresAt: payment.method === 'pix' ? (payment.expiresAt?.toISOString() ?? null) : null,
     subscriptionId: payment.subscriptionId ?? null,
+    amountRefunded: payment.amountRefunded,
   };
 }

@@ -1,10 +1,11 @@
 /**
  * Background reconciliation of one node: every unfinished payment and
- * subscription is read back from its gateway on its schedule (schedule.ts)
- * until it is final, so a lost notification never leaves one stuck. What a
- * read finds is applied exactly as a sync applies it, with the same events;
- * a create that was interrupted and never repeated is finished with its
- * stored request and idempotency key, as a repeat of the create would.
+ * subscription, and every pending refund (refunds/reconcile.ts), is read
+ * back from its gateway on its schedule (schedule.ts) until it is final, so
+ * a lost notification never leaves one stuck. What a read finds is applied
+ * exactly as a sync applies it, with the same events; a create that was
+ * interrupted and never repeated is finished with its stored request and
+ * idempotency key, as a repeat of the create would.
  *
  * Each node runs a pass on a timer; claims in the database (claims.ts)
  * decide who reads what, so with several nodes each due resource is still
@@ -27,6 +28,7 @@ import { takeLapsedLease } from '../registration/lease';
 import { subscriptionRegistration } from '../subscriptions/create';
 import { Subscription } from '../subscriptions/subscription';
 import { refreshSubscription } from '../subscriptions/sync';
+import { RECONCILED_REFUNDS } from '../refunds/reconcile';
 import { claimDueReads, finishRead, releaseRead, type DueRead } from './claims';
 import { nextReadAt } from './schedule';
 
@@ -36,8 +38,8 @@ const BATCH = 50;
 const leaseMsOf = (services: Services) => services.config.gatewayTimeouts.totalMs * 2 + 10_000;
 
 /** One kind of resource as reconciliation reads it. */
-interface ReconciledKind {
-  name: 'payment' | 'subscription';
+export interface ReconciledKind {
+  name: 'payment' | 'subscription' | 'refund';
   entity: EntityClass<object>;
   /** Reads the resource from its gateway (or finishes its registration); answers what the next read needs to know. */
   read(em: EntityManager, services: Services, id: string): Promise<{ final: boolean; pixExpiresAt: Date | null } | null>;
@@ -51,7 +53,7 @@ async function organizationOf(em: EntityManager, environmentId: string): Promise
 
 /** What reconciliation needs to know of one aggregate. */
 interface KindSpec<T extends GatewayResource> {
-  name: ReconciledKind['name'];
+  name: 'payment' | 'subscription';
   entity: EntityClass<T>;
   /** How its create is registered, to finish one that was interrupted. */
   registration(em: EntityManager, resource: T): Promise<RegistrationSteps<T, never, never>>;
@@ -100,7 +102,7 @@ const SUBSCRIPTIONS = reconciledKind<Subscription>({
   pixExpiresAt: () => null,
 });
 
-export const RECONCILED_KINDS: readonly ReconciledKind[] = [PAYMENTS, SUBSCRIPTIONS];
+export const RECONCILED_KINDS: readonly ReconciledKind[] = [PAYMENTS, SUBSCRIPTIONS, RECONCILED_REFUNDS];
 
 export class Reconciler {
   private timer: NodeJS.Timeout | undefined;

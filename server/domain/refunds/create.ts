@@ -1,0 +1,145 @@
+/**
+ * POST /v1/payments/{id}/refunds (decision 18), top to bottom: a repeated
+ * externalId answers its refund; a new one is checked and its amount
+ * reserved under the payment's row lock, then registered at the gateway
+ * (registration.ts).
+ *
+ * The reservation is one short transaction that holds the payment's row
+ * (`select … for update`: on PostgreSQL it serializes the refunds of one
+ * payment across every node; PGlite serializes all transactions anyway):
+ * it reads the payment's status and the refunds already pending or
+ * succeeded, checks the new amount against what is left, and inserts the
+ * refund `pending`. So concurrent refunds of one payment never add up to
+ * more than its amount, and the lock is held for no gateway call.
+ */
+import type { z } from 'zod';
+import type { CreateRefundInput as CreateRefundBody } from '../../contract/schemas/refund';
+import { oneRowBy } from '../../db/one-row';
+import { newRowColumns, tableOf } from '../../db/rows';
+import type { CreateRefundInput, GatewayAdapter } from '../../gateways';
+import { Payment } from '../payments/payment';
+import { FIND_PAYMENT, findPayment } from '../payments/repository';
+import { raises } from '../raises';
+import { Refusal } from '../refusal';
+import { gatewayIdempotencyKey, requestFingerprint } from '../registration/idempotency';
+import { leaseEnd } from '../registration/lease';
+import { firstReadAt } from '../reconciliation/schedule';
+import type { RequestContext } from '../request-context';
+import { ROUTE_EXISTING } from '../routing';
+import type { Created } from '../registration/create-once';
+import { Refund } from './refund';
+import { awaitRefundRegistration, REFUND_REGISTRATION, registerRefund } from './registration';
+import { refundByExternalId, reservedAmount } from './repository';
+
+export type CreateRefundRequest = z.output<typeof CreateRefundBody>;
+
+export const CREATE_REFUND = raises(['cannot_refund_status', 'invalid_input', 'not_implemented'], FIND_PAYMENT, ROUTE_EXISTING, REFUND_REGISTRATION);
+
+const lockedPayment = oneRowBy(Payment, ['id'], { forUpdate: true });
+
+type Reservation = { kind: 'new'; refund: Refund; request: CreateRefundInput } | { kind: 'existing'; refund: Refund };
+
+const amountIssue = (message: string) => new Refusal('invalid_input', { issues: [{ path: ['amount'], message }] });
+
+/** 501 where the gateway cannot make this refund: no refunds at all, or only of the whole payment. */
+function assertGatewayCanRefund(adapter: GatewayAdapter, payment: Payment, amount: number | null): void {
+  const can = adapter.createRefund ? adapter.capabilities.refunds : 'none';
+  const refused = can === 'none' || (can === 'full' && amount !== null && amount !== payment.amount);
+  if (refused) {
+    const why = can === 'none' ? 'does not refund payments' : `refunds only a whole payment (${payment.amount}), at once`;
+    throw new Refusal('not_implemented', { action: 'refund', provider: payment.gateway }, `${payment.gateway} ${why}.`);
+  }
+}
+
+/**
+ * The checks and the reservation, under the payment's row lock. Another
+ * create of this externalId that committed first is answered instead, so a
+ * repeated full refund replays rather than finding nothing left to refund.
+ */
+async function reserve(context: RequestContext, paymentId: string, body: CreateRefundRequest, adapter: GatewayAdapter, fingerprint: string): Promise<Reservation> {
+  const { services, principal } = context;
+  const environmentId = principal.environment.id;
+  return context.em.transactional(async (tx) => {
+    const payment = await lockedPayment(tx, [paymentId]);
+    // Payments are never deleted: it was read a moment ago.
+    if (!payment) throw new Error(`payment ${paymentId} vanished before its refund`);
+    const earlier = await refundByExternalId(tx, [body.externalId, environmentId]);
+    if (earlier) return { kind: 'existing', refund: earlier };
+    if (payment.status !== 'paid') {
+      throw new Refusal('cannot_refund_status', { status: payment.status }, `Only a paid payment can be refunded; this one is ${payment.status}.`);
+    }
+    assertGatewayCanRefund(adapter, payment, null);
+    const reserved = await reservedAmount(tx, payment.id);
+    const refundable = payment.amount - reserved;
+    const what = `${refundable} of ${payment.amount} is refundable (${reserved} refunded or being refunded)`;
+    if (refundable <= 0) throw amountIssue(`nothing is left to refund: ${what}`);
+    const amount = body.amount ?? refundable;
+    if (amount > refundable) throw amountIssue(`must be at most ${refundable}: ${what}`);
+    assertGatewayCanRefund(adapter, payment, amount);
+
+    const request: CreateRefundInput = {
+      idempotencyKey: gatewayIdempotencyKey('refund', environmentId, body.externalId),
+      paymentRef: payment.gatewayRef!,
+      method: payment.method,
+      amount,
+      paymentAmount: payment.amount,
+      reason: body.reason ?? null,
+    };
+    const refund = tx.create(
+      Refund,
+      {
+        environment: environmentId,
+        payment: payment.id,
+        externalId: body.externalId,
+        gateway: payment.gateway,
+        amount,
+        reason: body.reason ?? null,
+        requestHash: fingerprint,
+        pendingRequestSealed: services.secrets.sealJson(request),
+        registrationLeaseUntil: leaseEnd(services),
+        reconcileAt: firstReadAt(services.now(), services.config.reconciliation.scheduleMs),
+        createdAt: services.now(),
+      },
+      // Written by the insert below, in this transaction, never by a flush.
+      { persist: false },
+    );
+    const table = tableOf(tx, Refund);
+    const row = newRowColumns(tx, refund);
+    const inserted = await tx.execute<unknown[]>(
+      `insert into ${table.table} (${row.names.join(', ')}) values (${row.names.map(() => '?').join(', ')}) ` +
+        `on conflict (${table.column('environment')}, ${table.column('externalId')}) do nothing returning ${table.column('id')}`,
+      row.values,
+    );
+    if (inserted.length === 1) return { kind: 'new', refund, request };
+    // A create of this externalId for another payment committed meanwhile: that refund is the answer.
+    const winner = await refundByExternalId(tx, [body.externalId, environmentId]);
+    if (!winner) throw new Error(`refund ${body.externalId} conflicted but cannot be read`);
+    return { kind: 'existing', refund: winner };
+  });
+}
+
+/** The refund that already exists for this externalId, registered (completing an interrupted registration). */
+async function answerExisting(context: RequestContext, refund: Refund, fingerprint: string): Promise<Created<Refund>> {
+  const { em, services } = context;
+  if (refund.requestHash !== fingerprint) {
+    services.log.info({ refundId: refund.id }, 'repeated refund externalId with a different payload: the existing refund is returned unchanged');
+  }
+  if (refund.isRegistered) return { resource: refund, replayed: true };
+  const { refund: registered, completedHere } = await awaitRefundRegistration(em, services, refund);
+  return { resource: registered, replayed: !completedHere };
+}
+
+export async function createRefund(context: RequestContext, paymentId: string, body: CreateRefundRequest): Promise<Created<Refund>> {
+  const { em, services, principal } = context;
+  const environmentId = principal.environment.id;
+  const payment = await findPayment(em, environmentId, paymentId);
+  const fingerprint = requestFingerprint({ paymentId: payment.id, ...body });
+
+  const existing = await refundByExternalId(em, [body.externalId, environmentId]);
+  if (existing) return answerExisting(context, existing, fingerprint);
+
+  const route = await services.gateways.forExisting(em, environmentId, payment.gateway);
+  const reservation = await reserve(context, payment.id, body, route.adapter, fingerprint);
+  if (reservation.kind === 'existing') return answerExisting({ ...context, em: em.fork() }, reservation.refund, fingerprint);
+  return { resource: await registerRefund(em, services, reservation.refund, route.adapter, reservation.request), replayed: false };
+}
