@@ -31,6 +31,10 @@ const REFUND_TABLES: Partial<Record<GatewayName, { method: 'pix' | 'card'; table
     { method: 'card', table: tableA.refundStatusTable },
     { method: 'pix', table: tableA.devolucaoStatusTable },
   ],
+  gateway_b: [
+    { method: 'card', table: tableB.estornoStatusTable },
+    { method: 'pix', table: tableB.devolucaoStatusTable },
+  ],
 };
 const REFUND_STATUSES: readonly GatewayRefundStatus[] = ['pending', 'succeeded', 'failed'];
 

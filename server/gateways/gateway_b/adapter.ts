@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type {
   CancelSubscriptionOptions,
   CreatePaymentInput,
+  CreateRefundInput,
   CreateSubscriptionInput,
   GatewayAdapter,
   GatewayAdapterConfig,
@@ -16,23 +17,27 @@ import type {
   InboundWebhook,
   PaymentSnapshot,
   PixCode,
+  RefundSnapshot,
   SubscriptionSnapshot,
 } from '../adapter';
 import { parseCredentials } from '../credentials';
 import { phoneDigits } from '../customer';
 import { GatewayFailure, WebhookRejectedError } from '../errors';
-import { GatewayHttpClient } from '../http-client';
+import { GatewayHttpClient, type GatewayResponse } from '../http-client';
+import { devolucaoId } from '../pix-devolucao';
 import { expectAnswer, expectFound, type FieldMapping } from '../responses';
 import { headerValue, safeEqual } from '../signing';
 import { mapStatus } from '../status-table';
 import { parseWebhookBody } from '../webhook-payload';
 import { centsToReais } from './money';
-import { paymentStatusTable, subscriptionStatusTable } from './status-map';
+import { devolucaoStatusTable, estornoStatusTable, paymentStatusTable, subscriptionStatusTable } from './status-map';
 import {
   assinaturaSchema,
   cobrancaSchema,
   credentialsSchema,
+  devolucaoSchema,
   errosSchema,
+  estornoSchema,
   notificacaoSchema,
   qrCodeSchema,
   TOKEN_HEADER,
@@ -74,6 +79,61 @@ const refusal = {
   },
   map: FIELD_PATHS,
 };
+
+/** gateway_b's refusals of an estorno or devolução (422 `codigo`), on our request. */
+const REFUND_REFUSALS: Record<string, FieldMapping> = {
+  valor_acima_do_disponivel: { path: ['amount'], message: 'gateway_b refused the amount: it is more than the payment has left to refund there.' },
+  cobranca_ja_estornada: { path: ['amount'], message: 'gateway_b says the payment was already refunded in full.' },
+  cobranca_nao_paga: { path: [], message: 'gateway_b says the payment is not paid there, so nothing can be refunded.' },
+};
+
+const refundRefusal = {
+  fields: (body: unknown) => {
+    const parsed = errosSchema.safeParse(body);
+    if (!parsed.success) return null;
+    const fields = parsed.data.erros.map((erro) => (Object.hasOwn(REFUND_REFUSALS, erro.codigo) ? erro.codigo : erro.campo));
+    return fields.every((field): field is string => field !== undefined) ? fields : null;
+  },
+  map: { ...REFUND_REFUSALS, valor: FIELD_PATHS.valor!, motivo: { path: ['reason'], message: 'The gateway refused the reason.' }, descricao: { path: ['reason'], message: 'The gateway refused the reason.' } },
+};
+
+/** A refund call naming a charge the gateway does not know: the reference leads nowhere, as on a read. */
+function expectRefund<T>(response: GatewayResponse, schema: z.ZodType<T, unknown>, what: string): T {
+  if (response.status === 404) throw GatewayFailure.missing(PROVIDER, what);
+  return expectAnswer(PROVIDER, response, schema, what, refundRefusal);
+}
+
+type ParsedEstorno = z.output<typeof estornoSchema>;
+type ParsedDevolucao = z.output<typeof devolucaoSchema>;
+
+function estornoSnapshot(estorno: ParsedEstorno): RefundSnapshot {
+  const mapped = mapStatus(estornoStatusTable, estorno.status);
+  return {
+    gatewayRef: estorno.id,
+    paymentRef: estorno.cobranca,
+    status: mapped.status,
+    rawStatus: estorno.status,
+    statusKnown: mapped.known,
+    amount: estorno.valor,
+    failureReason: mapped.status === 'failed' ? estorno.motivoFalha : null,
+  };
+}
+
+function devolucaoSnapshot(devolucao: ParsedDevolucao): RefundSnapshot {
+  const mapped = mapStatus(devolucaoStatusTable, devolucao.status);
+  return {
+    gatewayRef: devolucao.id,
+    paymentRef: devolucao.cobranca,
+    status: mapped.status,
+    rawStatus: devolucao.status,
+    statusKnown: mapped.known,
+    amount: devolucao.valor,
+    failureReason: mapped.status === 'failed' ? devolucao.motivo : null,
+  };
+}
+
+/** Estornos are `est_…`; anything else we hold is a devolução id (hex, see pix-devolucao.ts). */
+const isEstorno = (refundRef: string) => refundRef.startsWith('est_');
 
 type ParsedCobranca = z.output<typeof cobrancaSchema>;
 type ParsedAssinatura = z.output<typeof assinaturaSchema>;
@@ -170,6 +230,38 @@ export class GatewayBAdapter implements GatewayAdapter {
     throw GatewayFailure.unsupported(PROVIDER, { action: 'cancel' });
   }
 
+  /**
+   * Card: an estorno of the cobrança, deduplicated on `referenciaExterna` (the
+   * refund's key). Pix: a devolução `PUT` on the cobrança's endToEndId (read
+   * first) with an id derived from the key. Either way a retry finds the same one.
+   */
+  async createRefund(input: CreateRefundInput): Promise<RefundSnapshot> {
+    if (input.method === 'pix') {
+      const endToEndId = (await this.fetchCobranca(input.paymentRef)).endToEndId;
+      if (!endToEndId) throw GatewayFailure.refused(PROVIDER, [{ ...REFUND_REFUSALS.cobranca_nao_paga!, path: [] }]);
+      const response = await this.http.send({
+        method: 'PUT',
+        path: `/api/v3/pix/${encodeURIComponent(endToEndId)}/devolucao/${devolucaoId(input.idempotencyKey)}`,
+        body: { valor: centsToReais(input.amount), ...(input.reason ? { descricao: input.reason } : {}) },
+      });
+      return devolucaoSnapshot(expectRefund(response, devolucaoSchema, 'create pix devolucao'));
+    }
+    const response = await this.http.send({
+      method: 'POST',
+      path: `/api/v3/cobrancas/${encodeURIComponent(input.paymentRef)}/estornos`,
+      body: { referenciaExterna: input.idempotencyKey, valor: centsToReais(input.amount), ...(input.reason ? { motivo: input.reason } : {}) },
+    });
+    return estornoSnapshot(expectRefund(response, estornoSchema, 'create estorno'));
+  }
+
+  async getRefund(refundRef: string, paymentRef: string): Promise<RefundSnapshot> {
+    if (isEstorno(refundRef)) return estornoSnapshot(await this.fetchEstorno(refundRef));
+    const endToEndId = (await this.fetchCobranca(paymentRef)).endToEndId;
+    // A Pix never received has no endToEndId, so no devolução of it can exist.
+    if (!endToEndId) throw GatewayFailure.missing(PROVIDER, 'get pix devolucao');
+    return devolucaoSnapshot(await this.fetchDevolucao(endToEndId, refundRef));
+  }
+
   async createSubscription(input: CreateSubscriptionInput): Promise<SubscriptionSnapshot> {
     const response = await this.http.send({
       method: 'POST',
@@ -234,6 +326,15 @@ export class GatewayBAdapter implements GatewayAdapter {
       }
       case 'ASSINATURA_ATUALIZADA':
         return [{ ...base, kind: 'subscription_status', subscription: await this.getSubscription(notificacao.recursoId) }];
+      case 'ESTORNO_ATUALIZADO': {
+        if (!isEstorno(notificacao.recursoId)) throw new WebhookRejectedError(PROVIDER, 'malformed_payload');
+        return [{ ...base, kind: 'refund_status', refund: estornoSnapshot(await this.fetchEstorno(notificacao.recursoId)) }];
+      }
+      case 'DEVOLUCAO_ATUALIZADA': {
+        // The devolução's URL needs its Pix: a notification without one is not gateway_b's.
+        if (!notificacao.endToEndId) throw new WebhookRejectedError(PROVIDER, 'malformed_payload');
+        return [{ ...base, kind: 'refund_status', refund: devolucaoSnapshot(await this.fetchDevolucao(notificacao.endToEndId, notificacao.recursoId)) }];
+      }
       default:
         return [];
     }
@@ -246,6 +347,16 @@ export class GatewayBAdapter implements GatewayAdapter {
   private async fetchCobranca(gatewayRef: string): Promise<ParsedCobranca> {
     const response = await this.http.send({ method: 'GET', path: `/api/v3/cobrancas/${encodeURIComponent(gatewayRef)}` });
     return expectFound(PROVIDER, response, cobrancaSchema, 'get cobranca');
+  }
+
+  private async fetchEstorno(id: string): Promise<ParsedEstorno> {
+    const response = await this.http.send({ method: 'GET', path: `/api/v3/estornos/${encodeURIComponent(id)}` });
+    return expectFound(PROVIDER, response, estornoSchema, 'get estorno');
+  }
+
+  private async fetchDevolucao(endToEndId: string, id: string): Promise<ParsedDevolucao> {
+    const response = await this.http.send({ method: 'GET', path: `/api/v3/pix/${encodeURIComponent(endToEndId)}/devolucao/${encodeURIComponent(id)}` });
+    return expectFound(PROVIDER, response, devolucaoSchema, 'get pix devolucao');
   }
 
   private async fetchAssinatura(gatewayRef: string): Promise<ParsedAssinatura> {

@@ -1,5 +1,6 @@
 /** Every status gateway_b documents, mapped to ours (see PROTOCOL.md, "Situações"). */
 import type { PaymentStatus, SubscriptionStatus } from '../../contract/enums';
+import type { GatewayRefundStatus } from '../adapter';
 import type { StatusTable } from '../status-table';
 
 export const paymentStatusTable: StatusTable<PaymentStatus> = {
@@ -30,4 +31,28 @@ export const subscriptionStatusTable: StatusTable<SubscriptionStatus> = {
     ENCERRADA: 'canceled',
   },
   fallback: 'active',
+};
+
+/** Card charge refunds (estornos, `est_…`). */
+export const estornoStatusTable: StatusTable<GatewayRefundStatus> = {
+  entries: {
+    SOLICITADO: 'pending',
+    PROCESSANDO: 'pending',
+    ESTORNADO: 'succeeded',
+    FALHOU: 'failed',
+    // Withdrawn before it went through: no money went back.
+    CANCELADO: 'failed',
+  },
+  // Never final: an unknown word cannot close a refund either way.
+  fallback: 'pending',
+};
+
+/** Pix devoluções, in the Pix API's words. */
+export const devolucaoStatusTable: StatusTable<GatewayRefundStatus> = {
+  entries: {
+    EM_PROCESSAMENTO: 'pending',
+    DEVOLVIDO: 'succeeded',
+    NAO_REALIZADO: 'failed',
+  },
+  fallback: 'pending',
 };

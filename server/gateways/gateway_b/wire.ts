@@ -31,10 +31,42 @@ export const cobrancaSchema = z.object({
   cartao: z.object({ bandeira: z.string(), ultimosDigitos: z.string() }).nullable(),
   /** Where the hosted page sends the customer back; null when the create had none. */
   urlRetorno: z.string().nullable().default(null),
+  /** A Pix cobrança's end-to-end id once RECEBIDO (what a devolução names); null before, and for cards. */
+  endToEndId: z.string().nullable().default(null),
   criadoEm: z.string(),
 });
 /** As sent (valor a string); parsing turns valor into cents. */
 export type Cobranca = z.input<typeof cobrancaSchema>;
+
+/** A card charge's refund (`est_…`). */
+export const estornoSchema = z.object({
+  id: z.string().min(1),
+  cobranca: z.string().min(1),
+  valor,
+  status: z.string().min(1),
+  referenciaExterna: z.string().nullable(),
+  motivo: z.string().nullable(),
+  /** Why the estorno failed, once it did. */
+  motivoFalha: z.string().nullable(),
+  criadoEm: z.string(),
+  estornadoEm: z.string().nullable(),
+});
+export type Estorno = z.input<typeof estornoSchema>;
+
+/** A Pix devolução as the Pix API has it, named by the cobrança's endToEndId and the id the client chose. */
+export const devolucaoSchema = z.object({
+  id: z.string().min(1),
+  rtrId: z.string().min(1),
+  endToEndId: z.string().min(1),
+  cobranca: z.string().min(1),
+  valor,
+  status: z.string().min(1),
+  descricao: z.string().nullable(),
+  /** The SPI's reason when NAO_REALIZADO. */
+  motivo: z.string().nullable(),
+  horario: z.object({ solicitacao: z.string(), liquidacao: z.string().nullable() }),
+});
+export type Devolucao = z.input<typeof devolucaoSchema>;
 
 export const qrCodeSchema = z.object({
   imagemBase64: z.string().min(1),
@@ -64,6 +96,8 @@ export const notificacaoSchema = z.object({
   eventoId: z.string().min(1),
   evento: z.string().min(1),
   recursoId: z.string().min(1),
+  /** DEVOLUCAO_ATUALIZADA: the Pix the devolução (recursoId) belongs to, which its URL needs. */
+  endToEndId: z.string().min(1).optional(),
   criadoEm: z.string(),
 });
 export type Notificacao = z.infer<typeof notificacaoSchema>;

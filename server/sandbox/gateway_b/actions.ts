@@ -7,7 +7,9 @@
 import type { SimulatorActions } from '../simulator/control';
 import { addInterval, DEFAULT_CARD, requireOpen } from '../simulator/fixtures';
 import { SimControlError } from '../simulator/server';
-import { day, interval, OPEN_ASSINATURA, OPEN_COBRANCA, type GatewayBState } from './state';
+import { mapStatus } from '../../gateways/status-table';
+import { devolucaoStatusTable, estornoStatusTable } from '../../gateways/gateway_b/status-map';
+import { day, interval, isDevolucao, OPEN_ASSINATURA, OPEN_COBRANCA, type GatewayBState } from './state';
 
 export function actionsOf(state: GatewayBState): SimulatorActions {
   return {
@@ -75,16 +77,21 @@ export function actionsOf(state: GatewayBState): SimulatorActions {
       a.status = rawStatus;
       state.notify('ASSINATURA_ATUALIZADA', a.id);
     },
-    // No refund API yet on this gateway: no refund exists to settle, fail or force.
     settleRefund(ref) {
-      throw new SimControlError(404, `unknown refund ${ref}`);
+      state.moveRefund(state.refunds.pending(ref), 'succeeded');
     },
-    failRefund(ref) {
-      throw new SimControlError(404, `unknown refund ${ref}`);
+    failRefund(ref, reason) {
+      const refund = state.refunds.pending(ref);
+      state.moveRefund(refund, 'failed', reason ?? (isDevolucao(refund.wire) ? 'Conta transacional do pagador encerrada' : 'A operadora do cartão não devolveu o valor'));
     },
-    setRefundStatus(ref) {
-      throw new SimControlError(404, `unknown refund ${ref}`);
+    setRefundStatus(ref, rawStatus) {
+      const refund = state.refunds.named(ref);
+      const mapped = mapStatus(isDevolucao(refund.wire) ? devolucaoStatusTable : estornoStatusTable, rawStatus);
+      if (mapped.known) refund.state = mapped.status;
+      state.setRefundWire(refund, rawStatus);
     },
-    setRefundSettlement() {},
+    setRefundSettlement(mode) {
+      state.refunds.settlement = mode;
+    },
   };
 }

@@ -12,7 +12,8 @@ import type { SimProtocol, SimResponse, SimRoute } from '../simulator/server';
 import { headerValue, safeEqual } from '../../gateways/signing';
 import { reaisToCents } from '../../gateways/gateway_b/money';
 import type { Assinatura, Cobranca } from '../../gateways/gateway_b/wire';
-import { day, interval, OPEN_ASSINATURA, PIX_LIFETIME_MS, type GatewayBState } from './state';
+import { DEVOLUCAO_ID, pixTransactionId, refundRefusal, type RefundRefusal } from '../simulator/refunds';
+import { day, GatewayBState, interval, OPEN_ASSINATURA, PIX_LIFETIME_MS, SANDBOX_ISPB, type GatewayBRefundWire } from './state';
 
 const MAX_PARCELAS = 24;
 
@@ -50,6 +51,12 @@ const assinaturaInput = z.object({
   cliente: clienteInput,
   urlRetorno: returnUrlSchema.optional(),
 });
+const estornoInput = z.object({
+  referenciaExterna: z.string().min(1).max(255),
+  valor,
+  motivo: z.string().max(500).optional(),
+});
+const devolucaoInput = z.object({ valor, descricao: z.string().max(140).optional() });
 const cancelarInput = z.object({ noFimDoCiclo: z.boolean().default(false) });
 
 function erro(status: number, codigo: string, descricao: string, campo?: string): SimResponse {
@@ -61,6 +68,14 @@ function refuse(issues: z.core.$ZodIssue[]): SimResponse {
   return erro(422, 'campo_invalido', `${campo} inválido`, campo);
 }
 
+/** gateway_b's refusal of an estorno or devolução: 422 with its codigo, and `campo: "valor"` where the amount is the reason. */
+const REFUND_REFUSAL_ANSWERS: Record<Exclude<RefundRefusal, 'partial_not_supported'>, SimResponse> = {
+  not_paid: erro(422, 'cobranca_nao_paga', 'A cobrança não está paga'),
+  fully_refunded: erro(422, 'cobranca_ja_estornada', 'A cobrança já foi devolvida por inteiro', 'valor'),
+  exceeds_refundable: erro(422, 'valor_acima_do_disponivel', 'O valor excede o disponível para devolução', 'valor'),
+};
+const PAID = ['CONFIRMADO', 'RECEBIDO'];
+
 /** How gateway_b authenticates and answers errors. */
 export function protocolOf(state: GatewayBState): SimProtocol {
   const expectedAuth = `Basic ${Buffer.from(`${state.credentials.apiKey}:`, 'utf8').toString('base64')}`;
@@ -68,7 +83,8 @@ export function protocolOf(state: GatewayBState): SimProtocol {
     authenticate: (req) => (safeEqual(headerValue(req.headers, 'authorization') ?? '', expectedAuth) ? null : erro(401, 'nao_autorizado', 'Chave de API inválida')),
     errorResponse: (status, message) => erro(status, status >= 500 ? 'erro_interno' : 'requisicao_invalida', message),
     validationResponse: (field, message) => erro(422, 'campo_invalido', message, field),
-    defaultValidationField: (operation) => (operation === 'createPayment' ? 'parcelas' : operation === 'createSubscription' ? 'cliente.email' : 'id'),
+    defaultValidationField: (operation) =>
+      operation === 'createPayment' ? 'parcelas' : operation === 'createSubscription' ? 'cliente.email' : operation === 'createRefund' ? 'valor' : 'id',
   };
 }
 
@@ -96,6 +112,7 @@ export function apiRoutes(state: GatewayBState): SimRoute[] {
           assinatura: null,
           cartao: null,
           urlRetorno: input.data.urlRetorno ?? null,
+          endToEndId: null,
           criadoEm: new Date().toISOString(),
         };
         if (input.data.formaPagamento === 'PIX') state.pixCodes.set(id, await sandboxPix(PIX_RECEIVER, id, reaisToCents(input.data.valor)!));
@@ -128,6 +145,7 @@ export function apiRoutes(state: GatewayBState): SimRoute[] {
         return { status: 200, body: { imagemBase64: pix.pngBase64, copiaECola: pix.text, expiraEm } };
       },
     },
+    ...refundRoutes(state),
     {
       method: 'POST',
       pattern: '/api/v3/assinaturas',
@@ -234,4 +252,103 @@ export function pageRoutes(state: GatewayBState, handle: () => GatewaySimulator)
     returnTo: (returnUrl, ref, outcome) =>
       withParams(returnUrl, { [ref.startsWith('ass_') ? 'assinatura' : 'cobranca']: ref, situacao: SITUACAO_RETORNO[outcome] }),
   });
+}
+
+/**
+ * Refunds: estornos of card cobranças (deduplicated on `referenciaExterna`)
+ * and Pix devoluções (`PUT /api/v3/pix/{e2eid}/devolucao/{id}`, the id chosen
+ * by the client, so repeating the PUT answers the devolução it made). Both
+ * start pending unless the sandbox settles refunds at once.
+ */
+function refundRoutes(state: GatewayBState): SimRoute[] {
+  /** Checks the amount against the cobrança and records the refund; settled at once when the sandbox says so. */
+  const open = (cobranca: Cobranca, amount: number, scopeKey: string, wire: GatewayBRefundWire): SimResponse => {
+    const paymentAmount = reaisToCents(cobranca.valor)!;
+    const refusal = refundRefusal({ paid: PAID.includes(cobranca.status), paymentAmount, refundable: state.refunds.refundable(cobranca.id, paymentAmount), amount });
+    if (refusal && refusal !== 'partial_not_supported') return REFUND_REFUSAL_ANSWERS[refusal];
+    wire.status = GatewayBState.refundStatus(wire, 'pending');
+    // A devolução id is unique only within its Pix: the ledger names it `<e2eid>/<id>`, the controls by its id or rtrId.
+    const devolucao = 'rtrId' in wire;
+    const refund = state.refunds.add(
+      { ref: devolucao ? `${wire.endToEndId}/${wire.id}` : wire.id, aliases: devolucao ? [wire.id, wire.rtrId] : [], paymentRef: cobranca.id, amount, state: 'pending', wire },
+      scopeKey,
+    );
+    state.created.refunds += 1;
+    if (state.refunds.settlement === 'at-once') state.moveRefund(refund, 'succeeded');
+    return { status: 201, body: refund.wire };
+  };
+  return [
+    {
+      method: 'POST',
+      pattern: '/api/v3/cobrancas/:id/estornos',
+      operation: 'createRefund',
+      handler: (req) => {
+        const input = estornoInput.safeParse(req.body);
+        if (!input.success) return refuse(input.error.issues);
+        const scopeKey = `estorno:${input.data.referenciaExterna}`;
+        const seen = state.refunds.replayed(scopeKey);
+        if (seen) return { status: 200, body: seen.wire };
+        const cobranca = state.cobrancas.get(req.params.id ?? '');
+        if (!cobranca) return erro(404, 'nao_encontrado', 'Cobrança não encontrada');
+        if (cobranca.formaPagamento !== 'CARTAO') return erro(422, 'forma_pagamento_invalida', 'Cobranças Pix são devolvidas por devolução Pix', 'formaPagamento');
+        return open(cobranca, reaisToCents(input.data.valor)!, scopeKey, {
+          id: newId('est_'),
+          cobranca: cobranca.id,
+          valor: input.data.valor,
+          status: '',
+          referenciaExterna: input.data.referenciaExterna,
+          motivo: input.data.motivo ?? null,
+          motivoFalha: null,
+          criadoEm: new Date().toISOString(),
+          estornadoEm: null,
+        });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v3/estornos/:id',
+      operation: 'getRefund',
+      handler: (req) => {
+        const refund = state.refunds.get(req.params.id ?? '');
+        return refund && !('rtrId' in refund.wire) ? { status: 200, body: refund.wire } : erro(404, 'nao_encontrado', 'Estorno não encontrado');
+      },
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v3/pix/:e2eid/devolucao/:id',
+      operation: 'createRefund',
+      handler: (req) => {
+        const endToEndId = req.params.e2eid ?? '';
+        const id = req.params.id ?? '';
+        if (!DEVOLUCAO_ID.test(id)) return erro(422, 'campo_invalido', 'O id da devolução tem de 1 a 35 letras ou dígitos', 'id');
+        const cobranca = state.cobrancaByEndToEndId(endToEndId);
+        if (!cobranca) return erro(404, 'nao_encontrado', 'Pix não encontrado para este endToEndId');
+        const scopeKey = `devolucao:${endToEndId}:${id}`;
+        const seen = state.refunds.replayed(scopeKey);
+        if (seen) return { status: 200, body: seen.wire };
+        const input = devolucaoInput.safeParse(req.body);
+        if (!input.success) return refuse(input.error.issues);
+        return open(cobranca, reaisToCents(input.data.valor)!, scopeKey, {
+          id,
+          rtrId: pixTransactionId('D', SANDBOX_ISPB),
+          endToEndId,
+          cobranca: cobranca.id,
+          valor: input.data.valor,
+          status: '',
+          descricao: input.data.descricao ?? null,
+          motivo: null,
+          horario: { solicitacao: new Date().toISOString(), liquidacao: null },
+        });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v3/pix/:e2eid/devolucao/:id',
+      operation: 'getRefund',
+      handler: (req) => {
+        const seen = state.refunds.replayed(`devolucao:${req.params.e2eid ?? ''}:${req.params.id ?? ''}`);
+        return seen ? { status: 200, body: seen.wire } : erro(404, 'nao_encontrado', 'Devolução não encontrada');
+      },
+    },
+  ];
 }

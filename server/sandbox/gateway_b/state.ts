@@ -7,13 +7,24 @@
  */
 import type { SubscriptionInterval } from '../../contract/enums';
 import { DEFAULT_CARD, found, newId } from '../simulator/fixtures';
+import { pixTransactionId, RefundLedger, type SimRefund, type SimRefundState } from '../simulator/refunds';
 import { WebhookDispatcher } from '../simulator/webhooks';
-import { TOKEN_HEADER, type Assinatura, type Cobranca, type GatewayBCredentials } from '../../gateways/gateway_b/wire';
+import { TOKEN_HEADER, type Assinatura, type Cobranca, type Devolucao, type Estorno, type GatewayBCredentials } from '../../gateways/gateway_b/wire';
 
 /** Statuses in which the customer or the gateway can still act. */
 export const OPEN_COBRANCA = ['PENDENTE', 'EM_ANALISE', 'AUTORIZADO'];
 export const OPEN_ASSINATURA = ['EM_TESTE', 'ATIVA', 'INADIMPLENTE', 'SUSPENSA'];
 export const PIX_LIFETIME_MS = 30 * 60_000;
+/** The sandbox's 8-digit ISPB in the Pix ids it hands out (end-to-end ids, rtrIds). */
+export const SANDBOX_ISPB = '99990002';
+
+/** A refund's words on gateway_b's wire: estornos in its own, devoluções in the Pix API's. */
+const ESTORNO_STATUS: Record<SimRefundState, string> = { pending: 'SOLICITADO', succeeded: 'ESTORNADO', failed: 'FALHOU' };
+const DEVOLUCAO_STATUS: Record<SimRefundState, string> = { pending: 'EM_PROCESSAMENTO', succeeded: 'DEVOLVIDO', failed: 'NAO_REALIZADO' };
+
+export type GatewayBRefundWire = Estorno | Devolucao;
+export type GatewayBRefund = SimRefund<GatewayBRefundWire>;
+export const isDevolucao = (wire: GatewayBRefundWire): wire is Devolucao => 'rtrId' in wire;
 
 export const day = (date: Date) => date.toISOString().slice(0, 10);
 export const interval = (ciclo: Assinatura['ciclo']): SubscriptionInterval => (ciclo === 'MENSAL' ? 'monthly' : 'yearly');
@@ -28,6 +39,8 @@ export class GatewayBState {
   /** What the hosted page shows beyond the wire object. */
   readonly pageInfo = new Map<string, { description: string | null; customerName: string }>();
   readonly created = { payments: 0, subscriptions: 0, subscriptionCharges: 0, refunds: 0 };
+  /** Estornos (`est_…`) and Pix devoluções (as `<endToEndId>/<id>`; their id and rtrId as aliases). */
+  readonly refunds = new RefundLedger<GatewayBRefundWire>();
   /** Assinaturas whose customer already registered a card at the hosted page. */
   readonly checkoutDone = new Set<string>();
   /** Where this run listens, for the payment links it hands out. */
@@ -55,7 +68,40 @@ export class GatewayBState {
 
   setCobranca(cobranca: Cobranca, status: string, changes: Partial<Cobranca> = {}): void {
     Object.assign(cobranca, changes, { status });
+    // A Pix received has the end-to-end id of its transaction, which its devoluções name.
+    if (cobranca.formaPagamento === 'PIX' && status === 'RECEBIDO' && !cobranca.endToEndId) cobranca.endToEndId = pixTransactionId('E', SANDBOX_ISPB);
     this.notify('COBRANCA_ATUALIZADA', cobranca.id);
+  }
+
+  cobrancaByEndToEndId(endToEndId: string): Cobranca | undefined {
+    for (const cobranca of this.cobrancas.values()) if (cobranca.endToEndId === endToEndId) return cobranca;
+    return undefined;
+  }
+
+  static refundStatus(wire: GatewayBRefundWire, state: SimRefundState): string {
+    return isDevolucao(wire) ? DEVOLUCAO_STATUS[state] : ESTORNO_STATUS[state];
+  }
+
+  /** Settles or fails a refund, and sends the thin notification naming it. */
+  moveRefund(refund: GatewayBRefund, state: SimRefundState, reason: string | null = null): void {
+    refund.state = state;
+    this.setRefundWire(refund, GatewayBState.refundStatus(refund.wire, state), reason);
+  }
+
+  /** Writes a raw status (known or not) and notifies: `ESTORNO_ATUALIZADO`, or `DEVOLUCAO_ATUALIZADA` with the endToEndId. */
+  setRefundWire(refund: GatewayBRefund, rawStatus: string, reason: string | null = null): void {
+    const wire = refund.wire;
+    wire.status = rawStatus;
+    const at = refund.state === 'succeeded' ? new Date().toISOString() : null;
+    if (isDevolucao(wire)) {
+      wire.motivo = reason;
+      wire.horario.liquidacao = at;
+      this.webhooks.emit('DEVOLUCAO_ATUALIZADA', { eventoId: newId('evb_'), evento: 'DEVOLUCAO_ATUALIZADA', recursoId: wire.id, endToEndId: wire.endToEndId, criadoEm: new Date().toISOString() });
+    } else {
+      wire.motivoFalha = reason;
+      wire.estornadoEm = at;
+      this.notify('ESTORNO_ATUALIZADO', wire.id);
+    }
   }
 
   setAssinatura(assinatura: Assinatura, changes: Partial<Assinatura>): void {
@@ -76,6 +122,7 @@ export class GatewayBState {
       assinatura: assinatura.id,
       cartao: status === 'CONFIRMADO' ? { bandeira: DEFAULT_CARD.brand, ultimosDigitos: DEFAULT_CARD.last4 } : null,
       urlRetorno: null,
+      endToEndId: null,
       criadoEm: new Date().toISOString(),
     };
     this.cobrancas.set(cobranca.id, cobranca);
