@@ -113,6 +113,7 @@ const CASES: Record<string, Case> = {
   'subscriptions.cancel': { need: 'develop', outsider: 'not_found', input: (f) => ({ subscriptionId: f.subscriptionId, atPeriodEnd: true }) },
   'subscriptions.sync': { need: 'develop', outsider: 'not_found', input: (f) => ({ subscriptionId: f.subscriptionId }) },
   'events.get': { need: 'read', outsider: 'not_found', input: (f) => ({ eventId: f.eventId }) },
+  'onboarding.checklist': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
   'overview.summary': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId, days: 7 }) },
   // One environment for its members; without one (every environment) it is an operator's view, tested with the CLI.
   'reconciliation.status': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },

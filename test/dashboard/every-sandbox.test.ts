@@ -18,7 +18,7 @@ let service: TestService;
 let demo: DemoTenant;
 
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true' } });
   demo = (await startDemo(service.services))!;
 }, 60_000);
 
@@ -137,5 +137,31 @@ describe('every sandbox works where the simulators run', () => {
       { method: 'PIX', gateway: 'gateway_a' },
       { method: 'SUBSCRIPTION', gateway: 'gateway_c' },
     ]);
+  });
+
+  it('the first-run checklist ticks each step from what exists: a key, an endpoint, a test payment, production routed', async () => {
+    const merchant = await onboard('Checklist Ltda');
+    const checklist = () => service.admin.onboarding.checklist({ environmentId: merchant.production });
+    expect(await checklist()).toMatchObject({
+      sandboxEnvironmentId: merchant.sandbox,
+      productionEnvironmentId: merchant.production,
+      steps: { apiKey: false, endpoint: false, testPayment: false, goLive: false },
+    });
+    const key = await service.admin.apiKeys.create({ environmentId: merchant.sandbox, name: 'checkout' });
+    await service.admin.webhooks.createEndpoint({ environmentId: merchant.sandbox, url: 'http://127.0.0.1:9/webhooks' });
+    await payATestPix(merchant.sandbox);
+    expect((await checklist()).steps).toEqual({ apiKey: true, endpoint: true, testPayment: true, goLive: false });
+    // A revoked key is no key.
+    await service.admin.apiKeys.revoke({ apiKeyId: key.id });
+    expect((await checklist()).steps.apiKey).toBe(false);
+
+    // Live: a production key and a method routed to an enabled gateway account.
+    await service.admin.apiKeys.create({ environmentId: merchant.production, name: 'live' });
+    expect((await checklist()).steps.goLive).toBe(false);
+    await service.admin.gateways.configure({ environmentId: merchant.production, gateway: 'gateway_a', baseUrl: 'http://127.0.0.1:9/', credentials: { secretKey: 'sk_live_their_own_key', webhookSecret: 'whsec_their_own_secret' } });
+    await service.admin.routing.set({ environmentId: merchant.production, method: 'PIX', gateway: 'gateway_a' } as never);
+    expect((await checklist()).steps.goLive).toBe(true);
+    await service.admin.gateways.setEnabled({ environmentId: merchant.production, gateway: 'gateway_a', enabled: false });
+    expect((await checklist()).steps.goLive).toBe(false);
   });
 });
