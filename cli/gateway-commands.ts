@@ -119,7 +119,7 @@ export function registerSimulatorCommands(program: Command, { client, run, oneOf
   }
   const fault = sim
     .command('fault <gateway> <operation> <kind>')
-    .description(`make the next calls misbehave; operations: ${SIM_OPERATIONS.join(', ')}; kinds: latency, hang, server_error, client_error, validation, malformed, drop_response`)
+    .description(`make the next calls misbehave; operations: ${SIM_OPERATIONS.join(', ')}; kinds: latency, hang, server_error, client_error, validation, malformed, drop_response, late_response (--ms)`)
     .option('--times <n>', 'how many calls', (v) => Number(v), 1)
     .option('--ms <n>', 'latency in milliseconds', (v) => Number(v))
     .option('--status <n>', 'HTTP status for server_error/client_error', (v) => Number(v))

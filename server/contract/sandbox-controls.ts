@@ -51,5 +51,7 @@ export const faultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('malformed'), body: z.string().optional() }),
   /** The operation takes effect, then the connection is destroyed without an answer. */
   z.object({ kind: z.literal('drop_response') }),
+  /** The operation takes effect, then its answer waits `ms` (past the caller's timeout: a timeout after the charge exists). */
+  z.object({ kind: z.literal('late_response'), ms: z.number().int().min(0).max(600_000) }),
 ]);
 export type Fault = z.infer<typeof faultSchema>;

@@ -15,7 +15,9 @@ import { GATEWAY_CALLS } from '../gateway-calls';
 import { assertPaymentFitsGateway, GATEWAY_REQUIREMENTS } from '../gateway-requirements';
 import { raises } from '../raises';
 import { assertReturnUrlAllowed, RETURN_URL } from '../return-url';
-import { answerWinner, CREATE_ONCE, insertWithLease, registerAtGateway, replayExisting, type Created, type RegistrationSteps } from '../registration/create-once';
+import { answerWinner, CREATE_ONCE, insertWithLease, replayExisting, type Created, type RegistrationSteps } from '../registration/create-once';
+import { registerRouted, type OrphanSweep } from '../registration/fallback';
+import { startTrace, unfitReason } from '../registration/routed';
 import { gatewayIdempotencyKey, requestFingerprint } from '../registration/idempotency';
 import type { RequestContext } from '../request-context';
 import { ROUTE_NEW } from '../routing';
@@ -41,9 +43,11 @@ export async function createPayment(context: RequestContext, request: CreatePaym
   // Validating the request (400) comes before billing (402), then routing (409), then the gateway (502): decision 5.
   assertReturnUrlAllowed(environment.kind, request.returnUrl);
   // Routing is resolved quietly first, since what the routed gateway requires is validation too; its refusal waits.
-  const routing = await services.gateways.decide(em, environment.id, request.method === 'pix' ? 'PIX' : 'CARD');
+  // The first gateway to try must take the request as it is (400 otherwise); a fallback that cannot is passed over.
+  const routing = await services.gateways.plan(em, environment.id, request.method === 'pix' ? 'PIX' : 'CARD', request.externalId);
   const installments = request.method === 'card' ? (request.card?.installments ?? 1) : 1;
-  if (routing.route) assertPaymentFitsGateway(routing.route.gateway, { method: request.method, installments, phone: request.customer.phone });
+  const fit = { method: request.method, installments, phone: request.customer.phone };
+  if (routing.routes[0]) assertPaymentFitsGateway(routing.routes[0].gateway, fit);
   assertBillingActive(organization);
   const steps = paymentRegistration(organization.id);
   const create = { externalId: request.externalId, fingerprint: requestFingerprint(request) };
@@ -65,7 +69,7 @@ export async function createPayment(context: RequestContext, request: CreatePaym
 
   try {
     if (routing.refusal) throw routing.refusal;
-    const { route } = routing;
+    const route = routing.routes[0]!;
     const gatewayRequest: CreatePaymentInput = {
       idempotencyKey: gatewayIdempotencyKey('payment', environment.id, request.externalId),
       amount: request.amount,
@@ -94,12 +98,30 @@ export async function createPayment(context: RequestContext, request: CreatePaym
     );
     // A create answered with an existing payment keeps its admission: it holds the claim of this externalId, and the
     // one payment of it is counted once, whichever create inserted it (domain/quota.ts).
+    payment.routingTrace = startTrace(routing);
     if (!(await insertWithLease(context, Payment, payment, gatewayRequest))) return await answerWinner(context, steps, create);
-    return { resource: await registerAtGateway(context, steps, payment, route.adapter, gatewayRequest), replayed: false };
+    const candidates = routing.routes.map((candidate) => ({ route: candidate, request: gatewayRequest, unfit: unfitReason(() => assertPaymentFitsGateway(candidate.gateway, fit)) }));
+    return { resource: await registerRouted(context, steps, payment, candidates, payment.routingTrace, paymentOrphans(request.method)), replayed: false };
   } catch (error) {
     // Refused before the insert, or refused by the gateway (the row is deleted): this admission will never be registered.
     // A gateway_error or an unexpected failure leaves a row that a retry completes, so its admission stays counted.
     if (isRefusal(error) && error.code !== 'gateway_error') await admission?.release();
     throw error;
   }
+}
+
+/**
+ * What an abandoned payment attempt may have left at its gateway (decision 21):
+ * a Pix code nobody was shown is left to expire; a card charge is found again
+ * by its idempotency key and canceled where the gateway can cancel.
+ */
+function paymentOrphans(method: 'pix' | 'card'): OrphanSweep<CreatePaymentInput> {
+  return {
+    immediate: (route) => (method === 'pix' || !route.adapter.capabilities.paymentCancel ? 'left_to_expire' : null),
+    async settle(route, request) {
+      const orphan = await route.adapter.createPayment(request);
+      if (!['canceled', 'failed', 'expired'].includes(orphan.status)) await route.adapter.cancelPayment(orphan.gatewayRef);
+      return { fate: 'canceled', ref: orphan.gatewayRef };
+    },
+  };
 }

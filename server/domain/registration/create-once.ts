@@ -26,6 +26,8 @@ import { ROUTE_EXISTING } from '../routing';
 import type { GatewayResource } from './columns';
 import { firstReadAt } from '../reconciliation/schedule';
 import { commitRegistration, type CompanionInsert } from './commit';
+import type { RoutingTrace } from '../routing-trace';
+import { registerRouted, type OrphanSweep } from './fallback';
 import { AWAIT_REGISTRATION, awaitRegistration, callGatewayForRegistration, leaseEnd, refusedByGateway } from './lease';
 
 /** How one kind of resource is registered at its gateway. */
@@ -156,8 +158,16 @@ async function answerExisting<T extends GatewayResource, R, S>(context: RequestC
 export async function completeRegistration<T extends GatewayResource, R, S>(em: EntityManager, services: Services, steps: RegistrationSteps<T, R, S>, current: T): Promise<T> {
   const route = await services.gateways.forExisting(em, current.environment.id, current.gateway);
   const request = services.secrets.openJson<R>(current.pendingRequestSealed!);
-  return registerAtGateway({ em, services }, steps, current, route.adapter, request);
+  const routed = current as T & { routingTrace?: RoutingTrace | null };
+  // Never another gateway: the first attempt's outcome here is unknown (fallback.ts). The trace gets this attempt.
+  const trace: RoutingTrace = routed.routingTrace ? structuredClone(routed.routingTrace) : { method: methodOf(current), rule: [], candidates: [], attempts: [], chosen: null, reason: 'created before routing traces were kept' };
+  return registerRouted({ em, services }, steps, routed, [{ route, request }], trace, NO_ORPHANS);
 }
+
+const methodOf = (resource: object): RoutingTrace['method'] => ('method' in resource ? (resource.method === 'pix' ? 'PIX' : 'CARD') : 'SUBSCRIPTION');
+
+/** A take-over tries one gateway, so it abandons nothing. */
+const NO_ORPHANS: OrphanSweep<never> = { immediate: () => 'nothing_found', settle: async () => ({ fate: 'nothing_found' }) };
 
 /** What creating once can answer with besides the use case's own checks: a refused or failed registration, a take-over's routing. */
 export const CREATE_ONCE = raises([], AWAIT_REGISTRATION, ROUTE_EXISTING);

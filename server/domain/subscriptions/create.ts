@@ -14,12 +14,14 @@ import { GATEWAY_CALLS } from '../gateway-calls';
 import { assertMatchesPlan, GATEWAY_REQUIREMENTS, subscriptionPlanFor } from '../gateway-requirements';
 import { raises } from '../raises';
 import { assertReturnUrlAllowed, RETURN_URL } from '../return-url';
-import { answerWinner, CREATE_ONCE, insertWithLease, registerAtGateway, replayExisting, type Created, type RegistrationSteps } from '../registration/create-once';
+import { answerWinner, CREATE_ONCE, insertWithLease, replayExisting, type Created, type RegistrationSteps } from '../registration/create-once';
+import { registerRouted, type Candidate, type OrphanSweep } from '../registration/fallback';
+import { startTrace, unfitReason } from '../registration/routed';
 import { gatewayIdempotencyKey, requestFingerprint } from '../registration/idempotency';
 import type { RequestContext } from '../request-context';
 import { subscriptionByExternalId } from './repository';
 import { ROUTE_NEW, type Route } from '../routing';
-import { isRefusal } from '../refusal';
+import { isRefusal, Refusal } from '../refusal';
 import { initialSubscriptionStatus } from './subscription';
 
 export type CreateSubscriptionRequest = z.output<typeof CreateSubscriptionBody>;
@@ -59,8 +61,9 @@ export async function createSubscription(context: RequestContext, request: Creat
   // Validating the request (400) comes before billing (402), then routing (409), then the gateway (502): decision 5.
   assertReturnUrlAllowed(environment.kind, request.returnUrl);
   // Routing is resolved quietly first, since what the routed gateway requires (a phone, a plan that matches) is validation too.
-  const routing = await services.gateways.decide(em, environment.id, 'SUBSCRIPTION');
-  const requirements = routing.route ? await gatewayRequirements(routing.route, request) : null;
+  const routing = await services.gateways.plan(em, environment.id, 'SUBSCRIPTION', request.externalId);
+  const first = routing.routes[0];
+  const requirements = first ? await gatewayRequirements(first, request) : null;
   assertBillingActive(organization);
   // A trial left out was stored as 0 before it could mean "the plan's": the fingerprint keeps reading it so.
   const create = { externalId: request.externalId, fingerprint: requestFingerprint({ ...request, trialDays: request.trialDays ?? 0 }) };
@@ -69,42 +72,89 @@ export async function createSubscription(context: RequestContext, request: Creat
   if (replayed) return replayed;
 
   if (routing.refusal) throw routing.refusal;
-  const { route } = routing;
-  // A plan that could not be read is the gateway's failure (502): it comes last.
-  if (requirements!.unreadPlan) throw requirements!.unreadPlan;
-  const { planId, plan } = requirements!;
-  // Where a plan fixes the trial, the subscription says the plan's (the request's, when given, was checked against it).
-  const trialDays = plan ? plan.trialDays : (request.trialDays ?? 0);
-  const gatewayRequest: CreateSubscriptionInput = {
-    idempotencyKey: gatewayIdempotencyKey('subscription', environment.id, request.externalId),
-    amount: request.amount,
-    interval: request.interval,
-    trialDays,
-    customer: gatewayCustomer(request.customer),
-    planId,
-    ...(request.returnUrl !== undefined ? { returnUrl: request.returnUrl } : {}),
-  };
+  // The first gateway's plan that could not be read is its failure (502), answered last, unless a fallback can take the create.
+  if (requirements!.unreadPlan && routing.routes.length === 1) throw requirements!.unreadPlan;
   const now = services.now();
+  const candidates: Candidate<CreateSubscriptionInput>[] = [];
+  for (const route of routing.routes) {
+    const fitting = route === first ? requirements! : await fallbackRequirements(route, request);
+    if ('unfit' in fitting) {
+      candidates.push({ route, request: null as never, unfit: fitting.unfit });
+      continue;
+    }
+    if (fitting.unreadPlan) {
+      candidates.push({ route, request: null as never, unfit: `its plan could not be read (${isRefusal(fitting.unreadPlan) ? fitting.unreadPlan.code : 'failed'})` });
+      continue;
+    }
+    const { planId, plan } = fitting;
+    // Where a plan fixes the trial, the subscription says the plan's (the request's, when given, was checked against it).
+    const trialDays = plan ? plan.trialDays : (request.trialDays ?? 0);
+    candidates.push({
+      route,
+      request: {
+        idempotencyKey: gatewayIdempotencyKey('subscription', environment.id, request.externalId),
+        amount: request.amount,
+        interval: request.interval,
+        trialDays,
+        customer: gatewayCustomer(request.customer),
+        planId,
+        ...(request.returnUrl !== undefined ? { returnUrl: request.returnUrl } : {}),
+      },
+      columns: { planId, trialDays, status: initialSubscriptionStatus(trialDays), trialEndsAt: trialDays > 0 ? new Date(now.getTime() + trialDays * 86_400_000) : null },
+    });
+  }
+  const start = candidates.find((candidate) => !candidate.unfit);
+  if (!start) throw requirements!.unreadPlan ?? new Refusal('gateway_error', { provider: first!.gateway });
   const subscription = em.create(
     Subscription,
     {
       environment,
       externalId: request.externalId,
-      gateway: route.gateway,
+      gateway: start.route.gateway,
       amount: request.amount,
       currency: request.currency,
       interval: request.interval,
-      trialDays,
-      status: initialSubscriptionStatus(trialDays),
-      trialEndsAt: trialDays > 0 ? new Date(now.getTime() + trialDays * 86_400_000) : null,
-      planId,
+      ...(start.columns as Pick<Subscription, 'planId' | 'trialDays' | 'status' | 'trialEndsAt'>),
       ...storedCustomer(request.customer),
       metadata: request.metadata ?? null,
       requestHash: create.fingerprint,
+      routingTrace: startTrace(routing),
     },
     // Written by insertWithLease's own statement, never by a flush of this unit of work.
     { persist: false },
   );
-  if (!(await insertWithLease(context, Subscription, subscription, gatewayRequest))) return answerWinner(context, subscriptionRegistration, create);
-  return { resource: await registerAtGateway(context, subscriptionRegistration, subscription, route.adapter, gatewayRequest), replayed: false };
+  if (!(await insertWithLease(context, Subscription, subscription, start.request))) return answerWinner(context, subscriptionRegistration, create);
+  return { resource: await registerRouted(context, subscriptionRegistration, subscription, candidates, subscription.routingTrace!, subscriptionOrphans), replayed: false };
 }
+
+/** A fallback gateway's requirements; a request that does not fit it passes it over (the first gateway's answered 400). */
+async function fallbackRequirements(route: Route, request: CreateSubscriptionRequest): Promise<GatewayRequirements | { unfit: string }> {
+  try {
+    return await gatewayRequirements(route, request);
+  } catch (error) {
+    const reason = unfitReason(() => {
+      throw error;
+    });
+    return { unfit: reason ?? 'the request does not fit this gateway' };
+  }
+}
+
+/**
+ * What an abandoned subscription attempt may have left at its gateway
+ * (decision 21), found again by its idempotency key: a checkout link is
+ * deactivated (gateway_c), a subscription canceled at once elsewhere.
+ */
+const subscriptionOrphans: OrphanSweep<CreateSubscriptionInput> = {
+  immediate: () => null,
+  async settle(route, request) {
+    const orphan = await route.adapter.createSubscription(request);
+    if (orphan.status === 'canceled') return { fate: 'canceled', ref: orphan.gatewayRef };
+    if (route.adapter.deactivateSubscriptionCheckout) {
+      const deactivation = await route.adapter.deactivateSubscriptionCheckout(orphan.gatewayRef);
+      if (deactivation.outcome === 'completed') await route.adapter.cancelSubscription(deactivation.subscription.gatewayRef, { atPeriodEnd: false });
+    } else {
+      await route.adapter.cancelSubscription(orphan.gatewayRef, { atPeriodEnd: false });
+    }
+    return { fate: 'canceled', ref: orphan.gatewayRef };
+  },
+};

@@ -195,6 +195,12 @@ export async function startSimServer(options: {
         await route.handler(req);
         res.socket?.destroy();
         return 'handled';
+      case 'late_response': {
+        const answer = await route.handler(req);
+        await sleep(fault.ms);
+        if (!res.destroyed && !res.socket?.destroyed) send(res, answer);
+        return 'handled';
+      }
     }
   }
 
