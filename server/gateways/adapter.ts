@@ -236,11 +236,10 @@ export interface GatewayAdapter {
    * `refused` when the gateway declines (already refunded, not paid), and
    * `unavailable` as every call may (timeout: the refund may exist; retrying
    * with the same idempotencyKey finds it).
-   * (Optional only until every adapter speaks its gateway's refund protocol.)
    */
-  createRefund?(input: CreateRefundInput): Promise<RefundSnapshot>;
+  createRefund(input: CreateRefundInput): Promise<RefundSnapshot>;
   /** The refund's present state; `missing` when the gateway does not know it. */
-  getRefund?(refundRef: string, paymentRef: string): Promise<RefundSnapshot>;
+  getRefund(refundRef: string, paymentRef: string): Promise<RefundSnapshot>;
   createSubscription(input: CreateSubscriptionInput): Promise<SubscriptionSnapshot>;
   getSubscription(gatewayRef: string): Promise<SubscriptionSnapshot>;
   cancelSubscription(gatewayRef: string, options: CancelSubscriptionOptions): Promise<SubscriptionSnapshot>;

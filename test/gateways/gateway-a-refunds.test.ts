@@ -61,13 +61,13 @@ const lastEvents = async () => {
 describe('card refunds', () => {
   it('a full refund is pending, then settled by the gateway: the read and the signed notification say succeeded', async () => {
     const payment = await paid('card');
-    const refund = await gw.adapter.createRefund!(refundOf(payment, 10_000));
+    const refund = await gw.adapter.createRefund(refundOf(payment, 10_000));
     expect(refund).toMatchObject({ paymentRef: payment.gatewayRef, status: 'pending', rawStatus: 'pending', statusKnown: true, amount: 10_000, failureReason: null });
     expect(refund.gatewayRef).toMatch(/^re_/);
     receiver.received.length = 0;
 
     await gw.sim.settleRefund(refund.gatewayRef);
-    expect(await gw.adapter.getRefund!(refund.gatewayRef, payment.gatewayRef)).toMatchObject({ status: 'succeeded', rawStatus: 'succeeded' });
+    expect(await gw.adapter.getRefund(refund.gatewayRef, payment.gatewayRef)).toMatchObject({ status: 'succeeded', rawStatus: 'succeeded' });
     expect(receiver.received).toHaveLength(1);
     const [event] = await lastEvents();
     expect(event).toMatchObject({ kind: 'refund_status', eventId: expect.stringMatching(/^evt_/), refund: { gatewayRef: refund.gatewayRef, paymentRef: payment.gatewayRef, status: 'succeeded', amount: 10_000 } });
@@ -81,36 +81,36 @@ describe('card refunds', () => {
 
   it('two partial refunds sum to the amount; a third is refused at amount, as is one above what is left', async () => {
     const payment = await paid('card', 5_000);
-    await gw.adapter.createRefund!(refundOf(payment, 2_000));
-    const over = await expectApiError(gw.adapter.createRefund!(refundOf(payment, 3_001)), 'invalid_input');
+    await gw.adapter.createRefund(refundOf(payment, 2_000));
+    const over = await expectApiError(gw.adapter.createRefund(refundOf(payment, 3_001)), 'invalid_input');
     expect(over.extra.issues).toEqual([{ path: ['amount'], message: expect.stringContaining('more than') }]);
-    await gw.adapter.createRefund!(refundOf(payment, 3_000));
-    const third = await expectApiError(gw.adapter.createRefund!(refundOf(payment, 1)), 'invalid_input');
+    await gw.adapter.createRefund(refundOf(payment, 3_000));
+    const third = await expectApiError(gw.adapter.createRefund(refundOf(payment, 1)), 'invalid_input');
     expect(third.extra.issues).toEqual([{ path: ['amount'], message: expect.stringContaining('already refunded') }]);
   });
 
   it('a refund of an unpaid payment is refused by the gateway', async () => {
     const open = await gw.adapter.createPayment({ idempotencyKey: key(), amount: 900, method: 'card', customer: CUSTOMER });
-    const error = await expectApiError(gw.adapter.createRefund!(refundOf(open, 900)), 'invalid_input');
+    const error = await expectApiError(gw.adapter.createRefund(refundOf(open, 900)), 'invalid_input');
     expect(error.extra.issues).toEqual([{ path: [], message: expect.stringContaining('not paid') }]);
   });
 
   it('the fail control fails a pending refund with the gateway reason, and its amount is refundable again', async () => {
     const payment = await paid('card', 4_000);
-    const refund = await gw.adapter.createRefund!(refundOf(payment, 4_000));
+    const refund = await gw.adapter.createRefund(refundOf(payment, 4_000));
     await gw.sim.failRefund(refund.gatewayRef);
     const [event] = await lastEvents();
     expect(event).toMatchObject({ kind: 'refund_status', refund: { gatewayRef: refund.gatewayRef, status: 'failed', failureReason: expect.stringContaining('card issuer') } });
-    expect(await gw.adapter.getRefund!(refund.gatewayRef, payment.gatewayRef)).toMatchObject({ status: 'failed', failureReason: expect.any(String) });
+    expect(await gw.adapter.getRefund(refund.gatewayRef, payment.gatewayRef)).toMatchObject({ status: 'failed', failureReason: expect.any(String) });
     // Settled or failed: a control cannot move it again.
     await expect(gw.sim.settleRefund(refund.gatewayRef)).rejects.toMatchObject({ status: 409 });
-    await expect(gw.adapter.createRefund!(refundOf(payment, 4_000))).resolves.toMatchObject({ status: 'pending' });
+    await expect(gw.adapter.createRefund(refundOf(payment, 4_000))).resolves.toMatchObject({ status: 'pending' });
   });
 
   it('settled at once when the sandbox is told so: the refund call already answers succeeded', async () => {
     await gw.sim.setRefundSettlement('at-once');
     const payment = await paid('card');
-    expect(await gw.adapter.createRefund!(refundOf(payment, 1_000))).toMatchObject({ status: 'succeeded' });
+    expect(await gw.adapter.createRefund(refundOf(payment, 1_000))).toMatchObject({ status: 'succeeded' });
     expect(await lastEvents()).toMatchObject([{ kind: 'refund_status', refund: { status: 'succeeded', amount: 1_000 } }]);
   });
 
@@ -118,15 +118,15 @@ describe('card refunds', () => {
     const payment = await paid('card');
     const before = gw.sim.stats().created.refunds;
     const input = refundOf(payment, 1_500);
-    const first = await gw.adapter.createRefund!(input);
-    const second = await gw.adapter.createRefund!({ ...input, amount: 9_999 });
+    const first = await gw.adapter.createRefund(input);
+    const second = await gw.adapter.createRefund({ ...input, amount: 9_999 });
     expect(second).toMatchObject({ gatewayRef: first.gatewayRef, amount: 1_500 });
     expect(gw.sim.stats().created.refunds).toBe(before + 1);
   });
 
   it('an unknown refund, or a refund of an unknown payment, is missing_gateway_ref', async () => {
-    await expectApiError(gw.adapter.getRefund!('re_does_not_exist', 'pi_x'), 'missing_gateway_ref');
-    await expectApiError(gw.adapter.createRefund!({ idempotencyKey: key(), paymentRef: 'pi_nope', method: 'card', amount: 1, paymentAmount: 1 }), 'missing_gateway_ref');
+    await expectApiError(gw.adapter.getRefund('re_does_not_exist', 'pi_x'), 'missing_gateway_ref');
+    await expectApiError(gw.adapter.createRefund({ idempotencyKey: key(), paymentRef: 'pi_nope', method: 'card', amount: 1, paymentAmount: 1 }), 'missing_gateway_ref');
   });
 });
 
@@ -136,7 +136,7 @@ describe('Pix devoluções', () => {
     const e2e = ((await wire(`/v1/payments/${payment.gatewayRef}`)).pix as { end_to_end_id: string }).end_to_end_id;
     expect(e2e).toMatch(/^E99990001\d{12}[A-Za-z0-9]{11}$/);
     const calls = gw.sim.stats().calls.createRefund ?? 0;
-    const refund = await gw.adapter.createRefund!(refundOf(payment, 8_000));
+    const refund = await gw.adapter.createRefund(refundOf(payment, 8_000));
     expect(gw.sim.stats().calls.createRefund).toBe(calls + 1);
     expect(refund).toMatchObject({ paymentRef: payment.gatewayRef, status: 'pending', rawStatus: 'EM_PROCESSAMENTO', amount: 8_000 });
     expect(refund.gatewayRef).toMatch(/^[0-9a-f]{35}$/);
@@ -147,21 +147,21 @@ describe('Pix devoluções', () => {
     const settled = await request(`${gw.sim.url}/_sim/refunds/${devolucao.rtr_id as string}/settle`, { method: 'POST' });
     expect(settled.statusCode).toBe(200);
     await settled.body.dump();
-    expect(await gw.adapter.getRefund!(refund.gatewayRef, payment.gatewayRef)).toMatchObject({ status: 'succeeded', rawStatus: 'DEVOLVIDO' });
+    expect(await gw.adapter.getRefund(refund.gatewayRef, payment.gatewayRef)).toMatchObject({ status: 'succeeded', rawStatus: 'DEVOLVIDO' });
     expect(await lastEvents()).toMatchObject([{ kind: 'refund_status', refund: { gatewayRef: refund.gatewayRef, status: 'succeeded', rawStatus: 'DEVOLVIDO' } }]);
   });
 
   it('two partial devoluções sum to the amount; a third is refused at amount', async () => {
     const payment = await paid('pix', 3_000);
-    await gw.adapter.createRefund!(refundOf(payment, 1_000));
-    await gw.adapter.createRefund!(refundOf(payment, 2_000));
-    const third = await expectApiError(gw.adapter.createRefund!(refundOf(payment, 500)), 'invalid_input');
+    await gw.adapter.createRefund(refundOf(payment, 1_000));
+    await gw.adapter.createRefund(refundOf(payment, 2_000));
+    const third = await expectApiError(gw.adapter.createRefund(refundOf(payment, 500)), 'invalid_input');
     expect(third.extra.issues).toEqual([{ path: ['amount'], message: expect.any(String) }]);
   });
 
   it('NAO_REALIZADO by control is failed, with the reason given', async () => {
     const payment = await paid('pix', 3_000);
-    const refund = await gw.adapter.createRefund!(refundOf(payment, 3_000));
+    const refund = await gw.adapter.createRefund(refundOf(payment, 3_000));
     await gw.sim.failRefund(refund.gatewayRef, 'Conta do pagador encerrada');
     expect(await lastEvents()).toMatchObject([{ kind: 'refund_status', refund: { status: 'failed', rawStatus: 'NAO_REALIZADO', failureReason: 'Conta do pagador encerrada' } }]);
   });
@@ -169,19 +169,19 @@ describe('Pix devoluções', () => {
   it('an unpaid Pix is refused without a refund call: it has no end-to-end id yet', async () => {
     const open = await gw.adapter.createPayment({ idempotencyKey: key(), amount: 700, method: 'pix', customer: CUSTOMER });
     const calls = gw.sim.stats().calls.createRefund ?? 0;
-    const error = await expectApiError(gw.adapter.createRefund!(refundOf(open, 700)), 'invalid_input');
+    const error = await expectApiError(gw.adapter.createRefund(refundOf(open, 700)), 'invalid_input');
     expect(error.extra.issues).toEqual([{ path: [], message: expect.stringContaining('not paid') }]);
     expect(gw.sim.stats().calls.createRefund ?? 0).toBe(calls);
-    await expectApiError(gw.adapter.getRefund!('0'.repeat(35), open.gatewayRef), 'missing_gateway_ref');
+    await expectApiError(gw.adapter.getRefund('0'.repeat(35), open.gatewayRef), 'missing_gateway_ref');
   });
 
   it('repeating the PUT with the same key answers the same devolução', async () => {
     const payment = await paid('pix');
     const before = gw.sim.stats().created.refunds;
     const input = refundOf(payment, 2_500);
-    const first = await gw.adapter.createRefund!(input);
-    expect(await gw.adapter.createRefund!(input)).toMatchObject({ gatewayRef: first.gatewayRef, amount: 2_500 });
+    const first = await gw.adapter.createRefund(input);
+    expect(await gw.adapter.createRefund(input)).toMatchObject({ gatewayRef: first.gatewayRef, amount: 2_500 });
     expect(gw.sim.stats().created.refunds).toBe(before + 1);
-    await expectApiError(gw.adapter.getRefund!('f'.repeat(35), payment.gatewayRef), 'missing_gateway_ref');
+    await expectApiError(gw.adapter.getRefund('f'.repeat(35), payment.gatewayRef), 'missing_gateway_ref');
   });
 });

@@ -62,7 +62,7 @@ const lastNotification = async () => {
 describe('estornos (card)', () => {
   it('an estorno is pending in reais on the wire, settled by the gateway; the thin notification is confirmed by fetching', async () => {
     const payment = await paid('card', 12_345);
-    const refund = await gw.adapter.createRefund!(refundOf(payment, 12_345));
+    const refund = await gw.adapter.createRefund(refundOf(payment, 12_345));
     expect(refund).toMatchObject({ paymentRef: payment.gatewayRef, status: 'pending', rawStatus: 'SOLICITADO', amount: 12_345, failureReason: null });
     expect(refund.gatewayRef).toMatch(/^est_/);
     expect(await wire(`/api/v3/estornos/${refund.gatewayRef}`)).toMatchObject({ valor: '123.45', cobranca: payment.gatewayRef, motivo: 'produto devolvido' });
@@ -80,34 +80,34 @@ describe('estornos (card)', () => {
 
   it('two partial estornos sum to the amount; a third is refused at amount, as is one above what is left', async () => {
     const payment = await paid('card', 5_000);
-    await gw.adapter.createRefund!(refundOf(payment, 2_000));
-    const over = await expectApiError(gw.adapter.createRefund!(refundOf(payment, 3_001)), 'invalid_input');
+    await gw.adapter.createRefund(refundOf(payment, 2_000));
+    const over = await expectApiError(gw.adapter.createRefund(refundOf(payment, 3_001)), 'invalid_input');
     expect(over.extra.issues).toEqual([{ path: ['amount'], message: expect.stringContaining('more than') }]);
-    await gw.adapter.createRefund!(refundOf(payment, 3_000));
-    const third = await expectApiError(gw.adapter.createRefund!(refundOf(payment, 1)), 'invalid_input');
+    await gw.adapter.createRefund(refundOf(payment, 3_000));
+    const third = await expectApiError(gw.adapter.createRefund(refundOf(payment, 1)), 'invalid_input');
     expect(third.extra.issues).toEqual([{ path: ['amount'], message: expect.stringContaining('already refunded') }]);
   });
 
   it('an estorno of an unpaid cobrança is refused; one of an unknown cobrança is missing', async () => {
     const open = await gw.adapter.createPayment({ idempotencyKey: key(), amount: 900, method: 'card', customer: CUSTOMER });
-    const error = await expectApiError(gw.adapter.createRefund!(refundOf(open, 900)), 'invalid_input');
+    const error = await expectApiError(gw.adapter.createRefund(refundOf(open, 900)), 'invalid_input');
     expect(error.extra.issues).toEqual([{ path: [], message: expect.stringContaining('not paid') }]);
-    await expectApiError(gw.adapter.createRefund!({ idempotencyKey: key(), paymentRef: 'cob_nope', method: 'card', amount: 1, paymentAmount: 1 }), 'missing_gateway_ref');
-    await expectApiError(gw.adapter.getRefund!('est_nope', 'cob_nope'), 'missing_gateway_ref');
+    await expectApiError(gw.adapter.createRefund({ idempotencyKey: key(), paymentRef: 'cob_nope', method: 'card', amount: 1, paymentAmount: 1 }), 'missing_gateway_ref');
+    await expectApiError(gw.adapter.getRefund('est_nope', 'cob_nope'), 'missing_gateway_ref');
   });
 
   it('the same referenciaExterna finds the same estorno', async () => {
     const payment = await paid('card');
     const before = gw.sim.stats().created.refunds;
     const input = refundOf(payment, 1_500);
-    const first = await gw.adapter.createRefund!(input);
-    expect(await gw.adapter.createRefund!({ ...input, amount: 9_000 })).toMatchObject({ gatewayRef: first.gatewayRef, amount: 1_500 });
+    const first = await gw.adapter.createRefund(input);
+    expect(await gw.adapter.createRefund({ ...input, amount: 9_000 })).toMatchObject({ gatewayRef: first.gatewayRef, amount: 1_500 });
     expect(gw.sim.stats().created.refunds).toBe(before + 1);
   });
 
   it('the fail control fails it with a reason; a replayed older notification still reports the present state', async () => {
     const payment = await paid('card', 4_000);
-    const refund = await gw.adapter.createRefund!(refundOf(payment, 4_000));
+    const refund = await gw.adapter.createRefund(refundOf(payment, 4_000));
     await gw.sim.setRefundStatus(refund.gatewayRef, 'PROCESSANDO');
     const older = await lastNotification();
     await gw.sim.failRefund(refund.gatewayRef);
@@ -115,12 +115,12 @@ describe('estornos (card)', () => {
     // The notification carries no state: the fetch does, so the older one reads failed too.
     expect(await gw.adapter.parseWebhook(older)).toMatchObject([{ kind: 'refund_status', refund: { status: 'failed' } }]);
     // Its amount is refundable again.
-    await expect(gw.adapter.createRefund!(refundOf(payment, 4_000))).resolves.toMatchObject({ status: 'pending' });
+    await expect(gw.adapter.createRefund(refundOf(payment, 4_000))).resolves.toMatchObject({ status: 'pending' });
   });
 
   it('a notification with the wrong token is refused before any fetch', async () => {
     const payment = await paid('card');
-    const refund = await gw.adapter.createRefund!(refundOf(payment, 100));
+    const refund = await gw.adapter.createRefund(refundOf(payment, 100));
     await gw.sim.settleRefund(refund.gatewayRef);
     const genuine = await lastNotification();
     const reads = gw.sim.stats().calls.getRefund ?? 0;
@@ -134,7 +134,7 @@ describe('Pix devoluções', () => {
     const payment = await paid('pix', 8_000);
     const e2e = (await wire(`/api/v3/cobrancas/${payment.gatewayRef}`)).endToEndId as string;
     expect(e2e).toMatch(/^E99990002\d{12}[A-Za-z0-9]{11}$/);
-    const refund = await gw.adapter.createRefund!(refundOf(payment, 8_000));
+    const refund = await gw.adapter.createRefund(refundOf(payment, 8_000));
     expect(refund).toMatchObject({ paymentRef: payment.gatewayRef, status: 'pending', rawStatus: 'EM_PROCESSAMENTO', amount: 8_000 });
     expect(refund.gatewayRef).toMatch(/^[0-9a-f]{35}$/);
     expect(await wire(`/api/v3/pix/${e2e}/devolucao/${refund.gatewayRef}`)).toMatchObject({ valor: '80.00', rtrId: expect.stringMatching(/^D99990002/), horario: { liquidacao: null } });
@@ -145,28 +145,28 @@ describe('Pix devoluções', () => {
     expect(await gw.adapter.parseWebhook(notification)).toMatchObject([
       { kind: 'refund_status', refund: { gatewayRef: refund.gatewayRef, paymentRef: payment.gatewayRef, status: 'succeeded', rawStatus: 'DEVOLVIDO' } },
     ]);
-    expect(await gw.adapter.getRefund!(refund.gatewayRef, payment.gatewayRef)).toMatchObject({ status: 'succeeded' });
+    expect(await gw.adapter.getRefund(refund.gatewayRef, payment.gatewayRef)).toMatchObject({ status: 'succeeded' });
   });
 
   it('two partial devoluções sum to the amount; a third is refused at amount; a repeated PUT finds the same one', async () => {
     const payment = await paid('pix', 3_000);
     const input = refundOf(payment, 1_000);
-    const first = await gw.adapter.createRefund!(input);
-    expect((await gw.adapter.createRefund!(input)).gatewayRef).toBe(first.gatewayRef);
-    await gw.adapter.createRefund!(refundOf(payment, 2_000));
-    const third = await expectApiError(gw.adapter.createRefund!(refundOf(payment, 1)), 'invalid_input');
+    const first = await gw.adapter.createRefund(input);
+    expect((await gw.adapter.createRefund(input)).gatewayRef).toBe(first.gatewayRef);
+    await gw.adapter.createRefund(refundOf(payment, 2_000));
+    const third = await expectApiError(gw.adapter.createRefund(refundOf(payment, 1)), 'invalid_input');
     expect(third.extra.issues).toEqual([{ path: ['amount'], message: expect.any(String) }]);
   });
 
   it('at once: the PUT answers DEVOLVIDO', async () => {
     await gw.sim.setRefundSettlement('at-once');
     const payment = await paid('pix', 2_000);
-    expect(await gw.adapter.createRefund!(refundOf(payment, 2_000))).toMatchObject({ status: 'succeeded', rawStatus: 'DEVOLVIDO' });
+    expect(await gw.adapter.createRefund(refundOf(payment, 2_000))).toMatchObject({ status: 'succeeded', rawStatus: 'DEVOLVIDO' });
   });
 
   it('NAO_REALIZADO by control is failed with the reason', async () => {
     const payment = await paid('pix', 2_000);
-    const refund = await gw.adapter.createRefund!(refundOf(payment, 2_000));
+    const refund = await gw.adapter.createRefund(refundOf(payment, 2_000));
     await gw.sim.failRefund(refund.gatewayRef, 'Conta encerrada');
     expect(await gw.adapter.parseWebhook(await lastNotification())).toMatchObject([{ kind: 'refund_status', refund: { status: 'failed', rawStatus: 'NAO_REALIZADO', failureReason: 'Conta encerrada' } }]);
   });
@@ -174,10 +174,10 @@ describe('Pix devoluções', () => {
   it('an unpaid Pix is refused without a refund call; a devolução notification without its endToEndId is malformed', async () => {
     const open = await gw.adapter.createPayment({ idempotencyKey: key(), amount: 700, method: 'pix', customer: CUSTOMER });
     const calls = gw.sim.stats().calls.createRefund ?? 0;
-    const error = await expectApiError(gw.adapter.createRefund!(refundOf(open, 700)), 'invalid_input');
+    const error = await expectApiError(gw.adapter.createRefund(refundOf(open, 700)), 'invalid_input');
     expect(error.extra.issues).toEqual([{ path: [], message: expect.stringContaining('not paid') }]);
     expect(gw.sim.stats().calls.createRefund ?? 0).toBe(calls);
-    await expectApiError(gw.adapter.getRefund!('0'.repeat(35), open.gatewayRef), 'missing_gateway_ref');
+    await expectApiError(gw.adapter.getRefund('0'.repeat(35), open.gatewayRef), 'missing_gateway_ref');
 
     const body = Buffer.from(JSON.stringify({ eventoId: 'evb_x', evento: 'DEVOLUCAO_ATUALIZADA', recursoId: '0'.repeat(35), criadoEm: new Date().toISOString() }));
     await expect(gw.adapter.parseWebhook({ headers: { 'x-webhook-token': CREDENTIALS.gateway_b.webhookToken }, rawBody: body })).rejects.toMatchObject({ reason: 'malformed_payload' });

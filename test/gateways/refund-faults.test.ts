@@ -14,6 +14,7 @@ const KINDS: { gateway: GatewayName; method: 'pix' | 'card' }[] = [
   { gateway: 'gateway_a', method: 'pix' },
   { gateway: 'gateway_b', method: 'card' },
   { gateway: 'gateway_b', method: 'pix' },
+  { gateway: 'gateway_c', method: 'card' },
 ];
 
 describe.each(KINDS)('$gateway $method refund faults', ({ gateway, method }) => {
@@ -43,14 +44,14 @@ describe.each(KINDS)('$gateway $method refund faults', ({ gateway, method }) => 
     const input = refundOf(payment);
     // Answers long after the adapter's 300 ms: the gateway made the refund, the caller never heard.
     gw.sim.injectFault('createRefund', { kind: 'latency', ms: 800 });
-    const result = await settledWithin(gw.adapter.createRefund!(input), 3_000);
+    const result = await settledWithin(gw.adapter.createRefund(input), 3_000);
     expect(result.status).toBe('rejected');
     await expectApiError(Promise.reject((result as PromiseRejectedResult).reason), 'gateway_error', { provider: gateway });
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(gw.sim.stats().created.refunds).toBe(before + 1);
 
     const calls = gw.sim.stats().calls.createRefund ?? 0;
-    const retried = await gw.adapter.createRefund!(input);
+    const retried = await gw.adapter.createRefund(input);
     expect(retried).toMatchObject({ paymentRef: payment.gatewayRef, amount: AMOUNT, status: 'pending' });
     expect(gw.sim.stats().calls.createRefund).toBe(calls + 1);
     expect(gw.sim.stats().created.refunds).toBe(before + 1);
@@ -61,10 +62,10 @@ describe.each(KINDS)('$gateway $method refund faults', ({ gateway, method }) => 
     const before = gw.sim.stats().created.refunds;
     const input = refundOf(payment);
     gw.sim.injectFault('createRefund', { kind: 'drop_response' });
-    await expectApiError(gw.adapter.createRefund!(input), 'gateway_error', { provider: gateway });
+    await expectApiError(gw.adapter.createRefund(input), 'gateway_error', { provider: gateway });
     expect(gw.sim.stats().created.refunds).toBe(before + 1);
-    const retried = await gw.adapter.createRefund!(input);
-    expect(await gw.adapter.getRefund!(retried.gatewayRef, payment.gatewayRef)).toMatchObject({ gatewayRef: retried.gatewayRef, amount: AMOUNT });
+    const retried = await gw.adapter.createRefund(input);
+    expect(await gw.adapter.getRefund(retried.gatewayRef, payment.gatewayRef)).toMatchObject({ gatewayRef: retried.gatewayRef, amount: AMOUNT });
     expect(gw.sim.stats().created.refunds).toBe(before + 1);
   });
 
@@ -72,21 +73,21 @@ describe.each(KINDS)('$gateway $method refund faults', ({ gateway, method }) => 
     const payment = await paid();
     const before = gw.sim.stats().created.refunds;
     gw.sim.injectFault('createRefund', { kind: 'validation' });
-    const refused = await expectApiError(gw.adapter.createRefund!(refundOf(payment)), 'invalid_input');
+    const refused = await expectApiError(gw.adapter.createRefund(refundOf(payment)), 'invalid_input');
     expect(refused.extra.issues).toEqual([{ path: ['amount'], message: expect.any(String) }]);
     gw.sim.injectFault('createRefund', { kind: 'server_error', status: 503 });
-    await expectApiError(gw.adapter.createRefund!(refundOf(payment)), 'gateway_error', { provider: gateway });
+    await expectApiError(gw.adapter.createRefund(refundOf(payment)), 'gateway_error', { provider: gateway });
     expect(gw.sim.stats().created.refunds).toBe(before);
   });
 
   it('a read that hangs is cut by the timeout; a read answered 404 is missing_gateway_ref', async () => {
     const payment = await paid();
-    const refund = await gw.adapter.createRefund!(refundOf(payment));
+    const refund = await gw.adapter.createRefund(refundOf(payment));
     gw.sim.injectFault('getRefund', { kind: 'hang' });
-    const result = await settledWithin(gw.adapter.getRefund!(refund.gatewayRef, payment.gatewayRef), 3_000);
+    const result = await settledWithin(gw.adapter.getRefund(refund.gatewayRef, payment.gatewayRef), 3_000);
     await expectApiError(Promise.reject((result as PromiseRejectedResult).reason), 'gateway_error', { provider: gateway });
     gw.sim.injectFault('getRefund', { kind: 'client_error', status: 404 });
-    await expectApiError(gw.adapter.getRefund!(refund.gatewayRef, payment.gatewayRef), 'missing_gateway_ref');
-    await expect(gw.adapter.getRefund!(refund.gatewayRef, payment.gatewayRef)).resolves.toMatchObject({ gatewayRef: refund.gatewayRef });
+    await expectApiError(gw.adapter.getRefund(refund.gatewayRef, payment.gatewayRef), 'missing_gateway_ref');
+    await expect(gw.adapter.getRefund(refund.gatewayRef, payment.gatewayRef)).resolves.toMatchObject({ gatewayRef: refund.gatewayRef });
   });
 });

@@ -26,7 +26,7 @@ const TABLES: Record<GatewayName, { payment: StatusTable<PaymentStatus>; subscri
 };
 
 /** Each gateway's refund vocabularies, and the method whose refunds speak each one. */
-const REFUND_TABLES: Partial<Record<GatewayName, { method: 'pix' | 'card'; table: StatusTable<GatewayRefundStatus> }[]>> = {
+const REFUND_TABLES: Record<GatewayName, { method: 'pix' | 'card'; table: StatusTable<GatewayRefundStatus> }[]> = {
   gateway_a: [
     { method: 'card', table: tableA.refundStatusTable },
     { method: 'pix', table: tableA.devolucaoStatusTable },
@@ -35,6 +35,7 @@ const REFUND_TABLES: Partial<Record<GatewayName, { method: 'pix' | 'card'; table
     { method: 'card', table: tableB.estornoStatusTable },
     { method: 'pix', table: tableB.devolucaoStatusTable },
   ],
+  gateway_c: [{ method: 'card', table: tableC.refundStatusTable }],
 };
 const REFUND_STATUSES: readonly GatewayRefundStatus[] = ['pending', 'succeeded', 'failed'];
 
@@ -58,7 +59,7 @@ describe('status tables', () => {
   });
 
   it.each(Object.entries(REFUND_TABLES))('%s refunds: targets are refund statuses and the fallback is pending', (_name, tables) => {
-    for (const { table } of tables ?? []) {
+    for (const { table } of tables) {
       for (const status of Object.values(table.entries)) expect(REFUND_STATUSES).toContain(status);
       expect(table.fallback).toBe('pending');
       expect(Object.values(table.entries)).toEqual(expect.arrayContaining([...REFUND_STATUSES]));
@@ -98,13 +99,13 @@ describe.each(GATEWAY_NAMES)('%s statuses over the wire', (name) => {
     expect(snapshot).toMatchObject({ gatewayRef: subscriptionRef, rawStatus: raw, status, statusKnown: known });
   });
 
-  const refundRows = (REFUND_TABLES[name] ?? []).flatMap(({ method, table }) => rows(table).map((row) => ({ ...row, method })));
+  const refundRows = REFUND_TABLES[name].flatMap(({ method, table }) => rows(table).map((row) => ({ ...row, method })));
   it.each(refundRows)('$method refund $raw → $status (known: $known)', async ({ method, raw, status, known }) => {
     const payment = await gw.adapter.createPayment({ idempotencyKey: `rst-${++seq}`, amount: 1000, method, customer: CUSTOMER });
     await gw.sim.payPayment(payment.gatewayRef);
-    const refund = await gw.adapter.createRefund!({ idempotencyKey: `rst-${++seq}`, paymentRef: payment.gatewayRef, method, amount: 1000, paymentAmount: 1000 });
+    const refund = await gw.adapter.createRefund({ idempotencyKey: `rst-${++seq}`, paymentRef: payment.gatewayRef, method, amount: 1000, paymentAmount: 1000 });
     await gw.sim.setRefundStatus(refund.gatewayRef, raw);
-    const snapshot = await gw.adapter.getRefund!(refund.gatewayRef, payment.gatewayRef);
+    const snapshot = await gw.adapter.getRefund(refund.gatewayRef, payment.gatewayRef);
     expect(snapshot).toMatchObject({ gatewayRef: refund.gatewayRef, paymentRef: payment.gatewayRef, rawStatus: raw, status, statusKnown: known });
   });
 });

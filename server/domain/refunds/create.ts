@@ -43,7 +43,7 @@ const amountIssue = (message: string) => new Refusal('invalid_input', { issues: 
 
 /** 501 where the gateway cannot make this refund: no refunds at all, or only of the whole payment. */
 function assertGatewayCanRefund(adapter: GatewayAdapter, payment: Payment, amount: number | null): void {
-  const can = adapter.createRefund ? adapter.capabilities.refunds : 'none';
+  const can = adapter.capabilities.refunds;
   const refused = can === 'none' || (can === 'full' && amount !== null && amount !== payment.amount);
   if (refused) {
     const why = can === 'none' ? 'does not refund payments' : `refunds only a whole payment (${payment.amount}), at once`;

@@ -58,7 +58,6 @@ function refusalReason(error: unknown): string {
 export async function registerRefund(em: EntityManager, services: Services, refund: Refund, adapter: GatewayAdapter, request: CreateRefundInput): Promise<Refund> {
   let snapshot: RefundSnapshot;
   try {
-    if (!adapter.createRefund) throw new Refusal('not_implemented', { action: 'refund', provider: refund.gateway });
     snapshot = await adapter.createRefund(request);
   } catch (error) {
     if (refusedByTheGateway(error)) {

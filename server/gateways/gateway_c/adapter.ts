@@ -7,6 +7,7 @@ import type {
   CancelSubscriptionOptions,
   CheckoutDeactivation,
   CreatePaymentInput,
+  CreateRefundInput,
   CreateSubscriptionInput,
   GatewayAdapter,
   GatewayAdapterConfig,
@@ -16,6 +17,7 @@ import type {
   GatewayPlan,
   InboundWebhook,
   PaymentSnapshot,
+  RefundSnapshot,
   SubscriptionSnapshot,
 } from '../adapter';
 import { parseCredentials } from '../credentials';
@@ -26,7 +28,7 @@ import { expectAnswer, expectFound, type FieldMapping } from '../responses';
 import { hmacSha256, headerValue, safeEqual } from '../signing';
 import { mapStatus } from '../status-table';
 import { parseWebhookBody, parseWebhookObject } from '../webhook-payload';
-import { paymentStatusTable, subscriptionLinkStatusTable, subscriptionStatusTable } from './status-map';
+import { paymentStatusTable, refundStatusTable, subscriptionLinkStatusTable, subscriptionStatusTable } from './status-map';
 import {
   chargeEventData,
   chargeSchema,
@@ -35,6 +37,8 @@ import {
   credentialsSchema,
   errorSchema,
   planSchema,
+  refundEventData,
+  refundSchema,
   SIGNATURE_HEADER,
   subscriptionCreatedData,
   subscriptionEventData,
@@ -43,6 +47,7 @@ import {
   type GatewayCCredentials,
   type WireCharge,
   type WireCheckoutLink,
+  type WireRefund,
   type WireSubscription,
 } from './wire';
 
@@ -82,6 +87,40 @@ const refusal = {
   },
   map: FIELD_PATHS,
 };
+
+/** gateway_c's refusals of a refund (422 `code`), on our request: the amount, or the payment as a whole. */
+const REFUND_REFUSALS: Record<string, FieldMapping> = {
+  charge_already_refunded: { path: ['amount'], message: 'gateway_c says the payment was already refunded.' },
+  charge_not_paid: { path: [], message: 'gateway_c says the payment is not paid there, so nothing can be refunded.' },
+};
+
+const refundRefusal = {
+  fields: (body: unknown) => {
+    const parsed = errorSchema.safeParse(body);
+    if (!parsed.success) return null;
+    if (Object.hasOwn(REFUND_REFUSALS, parsed.data.code)) return [parsed.data.code];
+    return parsed.data.errors ? parsed.data.errors.map((error) => error.field) : null;
+  },
+  map: {
+    ...REFUND_REFUSALS,
+    amount_cents: { path: ['amount'], message: 'gateway_c refused the amount: it refunds a payment only in full, once.' },
+    reason: { path: ['reason'], message: 'The gateway refused the reason.' },
+  },
+};
+
+function refundSnapshot(refund: WireRefund): RefundSnapshot {
+  const mapped = mapStatus(refundStatusTable, refund.status);
+  return {
+    gatewayRef: refund.id,
+    // Our payment is the single link, or the cycle's charge when the charge belongs to a subscription.
+    paymentRef: refund.checkout_link_id ?? refund.charge_id,
+    status: mapped.status,
+    rawStatus: refund.status,
+    statusKnown: mapped.known,
+    amount: refund.amount_cents,
+    failureReason: mapped.status === 'failed' ? refund.failure_reason : null,
+  };
+}
 
 function chargeSnapshot(charge: WireCharge): PaymentSnapshot {
   const mapped = mapStatus(paymentStatusTable, charge.status);
@@ -209,6 +248,34 @@ export class GatewayCAdapter implements GatewayAdapter {
     return linkPaymentSnapshot(expectAnswer(PROVIDER, response, checkoutLinkSchema, 'deactivate checkout link'));
   }
 
+  /**
+   * `POST /v2/refunds` of the link's (or cycle's) charge under the refund's
+   * idempotency key. gateway_c gives back a charge only in full: a smaller
+   * amount is refused here, before any call.
+   */
+  async createRefund(input: CreateRefundInput): Promise<RefundSnapshot> {
+    if (input.method !== 'card') throw GatewayFailure.unsupported(PROVIDER, { method: input.method });
+    if (input.amount !== input.paymentAmount) throw GatewayFailure.unsupported(PROVIDER, { action: 'refund' });
+    const response = await this.http.send({
+      method: 'POST',
+      path: '/v2/refunds',
+      headers: { 'x-idempotency-key': input.idempotencyKey },
+      body: {
+        ...(input.paymentRef.startsWith('ch_') ? { charge_id: input.paymentRef } : { checkout_link_id: input.paymentRef }),
+        amount_cents: input.amount,
+        ...(input.reason ? { reason: input.reason } : {}),
+      },
+    });
+    // Not found: the gateway does not know the payment, as on a read.
+    if (response.status === 404) throw GatewayFailure.missing(PROVIDER, 'create refund');
+    return refundSnapshot(expectAnswer(PROVIDER, response, refundSchema, 'create refund', refundRefusal));
+  }
+
+  async getRefund(refundRef: string): Promise<RefundSnapshot> {
+    const response = await this.http.send({ method: 'GET', path: `/v2/refunds/${path(refundRef)}` });
+    return refundSnapshot(expectFound(PROVIDER, response, refundSchema, 'get refund'));
+  }
+
   async createSubscription(input: CreateSubscriptionInput): Promise<SubscriptionSnapshot> {
     if (!input.planId) {
       throw GatewayFailure.refused(PROVIDER, [{ path: ['gateway', 'gateway_c', 'planId'], message: 'gateway_c needs the id of a plan created at the gateway.' }]);
@@ -289,6 +356,10 @@ export class GatewayCAdapter implements GatewayAdapter {
             nextBillingAt: data.subscription.current_period_end,
           },
         ];
+      }
+      case 'refund.updated': {
+        const data = parseWebhookObject(PROVIDER, event.data, refundEventData);
+        return [{ ...base, kind: 'refund_status', refund: refundSnapshot(data.refund) }];
       }
       default:
         return [];

@@ -1,5 +1,6 @@
 /** Every status gateway_c documents, mapped to ours (see PROTOCOL.md, "Statuses"). */
 import type { PaymentStatus, SubscriptionStatus } from '../../contract/enums';
+import type { GatewayRefundStatus } from '../adapter';
 import type { StatusTable } from '../status-table';
 
 /** Single checkout links and subscription charges share one vocabulary. */
@@ -45,4 +46,18 @@ export const subscriptionLinkStatusTable: StatusTable<SubscriptionStatus> = {
     deactivated: 'canceled',
   },
   fallback: 'active',
+};
+
+/** Refunds (`rf_…`). */
+export const refundStatusTable: StatusTable<GatewayRefundStatus> = {
+  entries: {
+    pending: 'pending',
+    processing: 'pending',
+    succeeded: 'succeeded',
+    failed: 'failed',
+    // Withdrawn before it went through: no money went back.
+    canceled: 'failed',
+  },
+  // Never final: an unknown word cannot close a refund either way.
+  fallback: 'pending',
 };

@@ -60,6 +60,21 @@ export const subscriptionSchema = z.object({
 });
 export type WireSubscription = z.infer<typeof subscriptionSchema>;
 
+/** A refund (`rf_…`) of one charge, always of its whole amount. */
+export const refundSchema = z.object({
+  id: z.string().min(1),
+  charge_id: z.string().min(1),
+  /** The single checkout link the charge paid; null for a subscription cycle's charge. */
+  checkout_link_id: z.string().nullable(),
+  amount_cents: z.number().int().positive(),
+  status: z.string().min(1),
+  reason: z.string().nullable(),
+  failure_reason: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type WireRefund = z.infer<typeof refundSchema>;
+
 export const webhookSchema = z.object({
   id: z.string().min(1),
   event: z.string().min(1),
@@ -71,6 +86,7 @@ export const checkoutLinkEventData = z.object({ checkout_link: checkoutLinkSchem
 export const subscriptionCreatedData = z.object({ checkout_link_id: z.string().min(1), subscription: subscriptionSchema });
 export const subscriptionEventData = z.object({ subscription: subscriptionSchema });
 export const chargeEventData = z.object({ charge: chargeSchema, subscription: subscriptionSchema });
+export const refundEventData = z.object({ refund: refundSchema });
 
 export const errorSchema = z.object({
   code: z.string(),

@@ -8,6 +8,8 @@ import type { SimulatorActions } from '../simulator/control';
 import { addDays, addInterval, DEFAULT_CARD, found, newId, requireOpen } from '../simulator/fixtures';
 import { SimControlError } from '../simulator/server';
 import type { WireCharge, WireSubscription } from '../../gateways/gateway_c/wire';
+import { mapStatus } from '../../gateways/status-table';
+import { refundStatusTable } from '../../gateways/gateway_c/status-map';
 import { OPEN_LINK, OPEN_SUBSCRIPTION, type GatewayCState } from './state';
 
 export function actionsOf(state: GatewayCState): SimulatorActions {
@@ -104,16 +106,20 @@ export function actionsOf(state: GatewayCState): SimulatorActions {
     setSubscriptionStatus(ref, rawStatus) {
       state.setSubscription(state.subscriptionFor(ref), { status: rawStatus });
     },
-    // No refund API yet on this gateway: no refund exists to settle, fail or force.
     settleRefund(ref) {
-      throw new SimControlError(404, `unknown refund ${ref}`);
+      state.moveRefund(state.refunds.pending(ref), 'succeeded');
     },
-    failRefund(ref) {
-      throw new SimControlError(404, `unknown refund ${ref}`);
+    failRefund(ref, reason) {
+      state.moveRefund(state.refunds.pending(ref), 'failed', reason ?? 'The card issuer could not return the money.');
     },
-    setRefundStatus(ref) {
-      throw new SimControlError(404, `unknown refund ${ref}`);
+    setRefundStatus(ref, rawStatus) {
+      const refund = state.refunds.named(ref);
+      const mapped = mapStatus(refundStatusTable, rawStatus);
+      if (mapped.known) refund.state = mapped.status;
+      state.setRefundWire(refund, rawStatus);
     },
-    setRefundSettlement() {},
+    setRefundSettlement(mode) {
+      state.refunds.settlement = mode;
+    },
   };
 }

@@ -10,8 +10,9 @@ import type { GatewaySimulator, SimulatorActions } from '../simulator/control';
 import { newId, returnUrlSchema } from '../simulator/fixtures';
 import type { SimProtocol, SimRequest, SimResponse, SimRoute } from '../simulator/server';
 import { headerValue, safeEqual } from '../../gateways/signing';
-import type { WireCheckoutLink, WirePlan } from '../../gateways/gateway_c/wire';
-import { LINK_LIFETIME_MS, OPEN_SUBSCRIPTION, type GatewayCState } from './state';
+import type { WireCharge, WireCheckoutLink, WirePlan, WireRefund } from '../../gateways/gateway_c/wire';
+import { refundRefusal, type RefundRefusal } from '../simulator/refunds';
+import { LINK_LIFETIME_MS, OPEN_SUBSCRIPTION, REFUND_STATUS, type GatewayCState } from './state';
 
 const MAX_INSTALLMENTS = 24;
 
@@ -42,6 +43,23 @@ function errorResponse(status: number, code: string, message: string, errors?: {
 
 const refuse = (errors: { field: string; message: string }[]) => errorResponse(422, 'validation_failed', 'The request has invalid fields', errors);
 
+const refundInput = z
+  .object({
+    checkout_link_id: z.string().min(1).optional(),
+    charge_id: z.string().min(1).optional(),
+    amount_cents: z.number().int().positive(),
+    reason: z.string().max(500).optional(),
+  })
+  .refine((body) => (body.checkout_link_id === undefined) !== (body.charge_id === undefined), { path: ['charge_id'], message: 'Name exactly one of checkout_link_id and charge_id' });
+
+/** gateway_c's refusal of a refund: it gives a charge back only in full, once. */
+const REFUND_REFUSAL_ANSWERS: Record<RefundRefusal, SimResponse> = {
+  not_paid: errorResponse(422, 'charge_not_paid', 'The charge is not paid'),
+  fully_refunded: errorResponse(422, 'charge_already_refunded', 'The charge has already been refunded', [{ field: 'amount_cents', message: 'Nothing is left to refund' }]),
+  exceeds_refundable: errorResponse(422, 'validation_failed', 'The request has invalid fields', [{ field: 'amount_cents', message: 'More than the charge' }]),
+  partial_not_supported: errorResponse(422, 'validation_failed', 'The request has invalid fields', [{ field: 'amount_cents', message: 'Partial refunds are not supported: refund the whole charge' }]),
+};
+
 /** How gateway_c authenticates and answers errors. */
 export function protocolOf(state: GatewayCState): SimProtocol {
   return {
@@ -56,7 +74,7 @@ export function protocolOf(state: GatewayCState): SimProtocol {
     errorResponse: (status, message) => errorResponse(status, status >= 500 ? 'internal_error' : 'bad_request', message),
     validationResponse: (field, message) => refuse([{ field, message }]),
     defaultValidationField: (operation) =>
-      operation === 'createPayment' || operation === 'createSubscription' ? 'customer.phone' : 'id',
+      operation === 'createPayment' || operation === 'createSubscription' ? 'customer.phone' : operation === 'createRefund' ? 'amount_cents' : 'id',
   };
 }
 
@@ -159,6 +177,65 @@ export function apiRoutes(state: GatewayCState, actions: SimulatorActions): SimR
       handler: (req) => {
         const record = state.charges.get(req.params.id ?? '');
         return record ? { status: 200, body: record } : errorResponse(404, 'not_found', 'Charge not found');
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/v2/refunds',
+      operation: 'createRefund',
+      handler: (req) => {
+        const key = headerValue(req.headers, 'x-idempotency-key');
+        if (!key) return errorResponse(400, 'idempotency_key_required', 'X-Idempotency-Key is required');
+        const seen = state.refunds.replayed(`refunds:${key}`);
+        if (seen) return { status: 200, body: seen.wire };
+        const input = refundInput.safeParse(req.body);
+        if (!input.success) return refuse(input.error.issues.map((issue) => ({ field: issue.path.join('.') || 'body', message: issue.message })));
+        let link: WireCheckoutLink | undefined;
+        let charge: WireCharge | undefined;
+        if (input.data.checkout_link_id !== undefined) {
+          link = state.links.get(input.data.checkout_link_id);
+          if (!link || link.type !== 'single') return errorResponse(404, 'not_found', 'Checkout link not found');
+          charge = link.charge ?? undefined;
+        } else {
+          charge = state.charges.get(input.data.charge_id!);
+          if (!charge) return errorResponse(404, 'not_found', 'Charge not found');
+          link = state.linkOfCharge(charge.id);
+        }
+        const paid = charge !== undefined && charge.status === 'paid' && (link === undefined || link.status === 'paid');
+        const chargeAmount = charge?.amount_cents ?? link?.amount_cents ?? 0;
+        const refusal = refundRefusal({
+          paid,
+          paymentAmount: chargeAmount,
+          refundable: charge ? state.refunds.refundable(charge.id, chargeAmount) : 0,
+          amount: input.data.amount_cents,
+          fullOnly: true,
+        });
+        if (refusal || !charge) return REFUND_REFUSAL_ANSWERS[refusal ?? 'not_paid'];
+        const now = new Date().toISOString();
+        const wire: WireRefund = {
+          id: newId('rf_'),
+          charge_id: charge.id,
+          checkout_link_id: link?.id ?? null,
+          amount_cents: input.data.amount_cents,
+          status: REFUND_STATUS.pending,
+          reason: input.data.reason ?? null,
+          failure_reason: null,
+          created_at: now,
+          updated_at: now,
+        };
+        const refund = state.refunds.add({ ref: wire.id, aliases: [], paymentRef: charge.id, amount: wire.amount_cents, state: 'pending', wire }, `refunds:${key}`);
+        state.created.refunds += 1;
+        if (state.refunds.settlement === 'at-once') state.moveRefund(refund, 'succeeded');
+        return { status: 201, body: wire };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/v2/refunds/:id',
+      operation: 'getRefund',
+      handler: (req) => {
+        const refund = state.refunds.get(req.params.id ?? '');
+        return refund ? { status: 200, body: refund.wire } : errorResponse(404, 'not_found', 'Refund not found');
       },
     },
     {

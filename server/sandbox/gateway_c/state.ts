@@ -7,6 +7,7 @@
  */
 import { DEFAULT_CARD, found, newId } from '../simulator/fixtures';
 import { SimControlError } from '../simulator/server';
+import { RefundLedger, type SimRefund, type SimRefundState } from '../simulator/refunds';
 import { WebhookDispatcher } from '../simulator/webhooks';
 import { hmacSha256 } from '../../gateways/signing';
 import {
@@ -15,6 +16,7 @@ import {
   type WireCharge,
   type WireCheckoutLink,
   type WirePlan,
+  type WireRefund,
   type WireSubscription,
 } from '../../gateways/gateway_c/wire';
 
@@ -22,6 +24,10 @@ export const LINK_LIFETIME_MS = 24 * 3_600_000;
 /** Statuses in which the customer or the gateway can still act. */
 export const OPEN_LINK = ['open', 'processing'];
 export const OPEN_SUBSCRIPTION = ['trialing', 'active', 'past_due', 'unpaid'];
+
+/** A refund's word on gateway_c's wire for each state. */
+export const REFUND_STATUS: Record<SimRefundState, string> = { pending: 'pending', succeeded: 'succeeded', failed: 'failed' };
+export type GatewayCRefund = SimRefund<WireRefund>;
 
 /** Plans exist at the gateway before any subscription; these are seeded in every simulator. */
 export const SEEDED_PLANS: readonly WirePlan[] = [
@@ -41,6 +47,8 @@ export class GatewayCState {
   /** Subscription links whose next deactivation races a checkout completing (raceNextDeactivation). */
   readonly racingLinks = new Set<string>();
   readonly created = { payments: 0, subscriptions: 0, subscriptionCharges: 0, refunds: 0 };
+  /** Refunds (`rf_…`), per charge: a charge is refunded only in full. */
+  readonly refunds = new RefundLedger<WireRefund>();
   /** Where this run listens, for the checkout links it hands out. */
   baseUrl = '';
   readonly webhooks: WebhookDispatcher;
@@ -79,6 +87,24 @@ export class GatewayCState {
   subscriptionFor(ref: string): WireSubscription {
     const viaLink = this.links.get(ref)?.subscription_id;
     return found(this.subscriptions, viaLink ?? ref, 'subscription');
+  }
+
+  /** The single checkout link a charge paid, if any (a subscription cycle's charge has none). */
+  linkOfCharge(chargeId: string): WireCheckoutLink | undefined {
+    for (const link of this.links.values()) if (link.charge?.id === chargeId) return link;
+    return undefined;
+  }
+
+  /** Settles or fails a refund, and notifies `refund.updated`. */
+  moveRefund(refund: GatewayCRefund, state: SimRefundState, failureReason: string | null = null): void {
+    refund.state = state;
+    this.setRefundWire(refund, REFUND_STATUS[state], failureReason);
+  }
+
+  /** Writes a raw status (known or not) and notifies. */
+  setRefundWire(refund: GatewayCRefund, rawStatus: string, failureReason: string | null = null): void {
+    Object.assign(refund.wire, { status: rawStatus, failure_reason: failureReason, updated_at: new Date().toISOString() });
+    this.emit('refund.updated', { refund: refund.wire });
   }
 
   planOf(subscription: WireSubscription): WirePlan {
