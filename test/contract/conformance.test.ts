@@ -33,6 +33,7 @@ const FUZZ_RUNS = Number(process.env.CONFORMANCE_RUNS ?? 1000);
 /** The service's own limits, per key and minute: low, so a key without overrides meets 429 on every route. */
 const LOW_LIMIT = 2;
 const HIGH_LIMITS = { payments_create: 1_000_000, payments_sync: 1_000_000, payments_cancel: 1_000_000, default: 1_000_000 };
+const refundBody = (overrides: Record<string, unknown> = {}) => ({ externalId: `conf-refund-${Math.random().toString(36).slice(2)}`, ...overrides });
 
 /**
  * Documented codes no request can make the service answer on that route,
@@ -178,10 +179,11 @@ function expectCode(answer: Answer, status: number, code?: string): Answer {
 const createPayment = (body: unknown, key?: string | null) => send('POST', '/v1/payments', '/v1/payments', { body, key });
 const createSubscription = (body: unknown, key?: string | null) => send('POST', '/v1/subscriptions', '/v1/subscriptions', { body, key });
 const onPayment = (action: 'cancel' | 'sync', id: string, options: Send = {}) => send('POST', `/v1/payments/{id}/${action}`, `/v1/payments/${id}/${action}`, options);
+const refund = (paymentId: string, options: Send = {}) => send('POST', '/v1/payments/{id}/refunds', `/v1/payments/${paymentId}/refunds`, options);
 const onSubscription = (action: 'cancel' | 'sync', id: string, options: Send = {}) => send('POST', `/v1/subscriptions/{id}/${action}`, `/v1/subscriptions/${id}/${action}`, options);
 
 /** Every documented route with a request that reaches it (ids of resources of `main`). */
-function everyRoute(ids: { payment: string; subscription: string }): [method: string, template: string, path: string, body?: unknown][] {
+function everyRoute(ids: { payment: string; subscription: string; refund: string }): [method: string, template: string, path: string, body?: unknown][] {
   return [
     ['GET', '/v1/auth/test', '/v1/auth/test'],
     ['POST', '/v1/payments', '/v1/payments', pixPayment()],
@@ -195,6 +197,9 @@ function everyRoute(ids: { payment: string; subscription: string }): [method: st
     ['POST', '/v1/subscriptions/{id}/cancel', `/v1/subscriptions/${ids.subscription}/cancel`],
     ['POST', '/v1/subscriptions/{id}/sync', `/v1/subscriptions/${ids.subscription}/sync`],
     ['GET', '/v1/events', '/v1/events'],
+    ['POST', '/v1/payments/{id}/refunds', `/v1/payments/${ids.payment}/refunds`, refundBody({ amount: 1 })],
+    ['GET', '/v1/refunds', '/v1/refunds?externalId=anything'],
+    ['GET', '/v1/refunds/{id}', `/v1/refunds/${ids.refund}`],
   ];
 }
 
@@ -306,6 +311,37 @@ describe('the served OpenAPI document and the live service', () => {
     expectCode(await onPayment('cancel', orphan.id, { key: empty.apiKey }), 409, 'provider_not_configured');
     expectCode(await onPayment('sync', orphan.id, { key: empty.apiKey }), 409, 'provider_not_configured');
 
+    // ---- refunds ------------------------------------------------------------------
+    expectCode(await refund('pay_x', { body: refundBody() }), 400, 'invalid_id');
+    expectCode(await refund('pay_000000000000000000000000', { body: refundBody() }), 404, 'not_found');
+    expectCode(await refund(paid.id, { raw: '{bad' }), 400, 'invalid_json');
+    expectCode(await refund(paid.id, { body: refundBody({ amount: 0 }) }), 400, 'invalid_input');
+    expectCode(await refund(paid.id, { body: refundBody({ amount: '100' }) }), 400, 'invalid_input');
+    expectCode(await refund(paid.id, { body: { ...refundBody(), x: 1 } }), 400, 'invalid_input');
+    expectCode(await refund(paid.id, { body: refundBody({ amount: paid.amount + 1 }) }), 400, 'invalid_input');
+    expectCode(await refund(card.id, { body: refundBody() }), 409, 'cannot_refund_status');
+    expectCode(await refund(orphan.id, { key: empty.apiKey, body: refundBody() }), 409, 'provider_not_configured');
+    const refundedOnce = refundBody({ amount: 100, reason: 'one item returned' });
+    const partial = expectCode(await refund(paid.id, { body: refundedOnce }), 201).body;
+    expect((await refund(paid.id, { body: refundedOnce })).headers.get('idempotent-replayed')).toBe('true');
+    sims.gateway_a.injectFault('createRefund', { kind: 'server_error' });
+    expectCode(await refund(paid.id, { body: refundBody({ amount: 100 }) }), 502, 'gateway_error');
+    expectCode(await send('GET', '/v1/refunds/{id}', `/v1/refunds/${partial.id}`), 200);
+    expectCode(await send('GET', '/v1/refunds/{id}', '/v1/refunds/not-an-id'), 400, 'invalid_id');
+    expectCode(await send('GET', '/v1/refunds/{id}', '/v1/refunds/ref_000000000000000000000000'), 404, 'not_found');
+    expectCode(await send('GET', '/v1/refunds', `/v1/refunds?externalId=${encodeURIComponent(refundedOnce.externalId)}`), 200);
+    expectCode(await send('GET', '/v1/refunds', '/v1/refunds'), 400, 'missing_query');
+    for (const query of ['externalId=%00', `externalId=${'x'.repeat(256)}`, 'externalId=a&externalId=b']) {
+      expectCode(await send('GET', '/v1/refunds', `/v1/refunds?${query}`), 400, 'invalid_input');
+    }
+    expectCode(await send('GET', '/v1/refunds', '/v1/refunds?externalId=nobody'), 404, 'not_found');
+    // gateway_c refunds whole payments only: a part is 501.
+    await world.sandbox.route('CARD', 'gateway_c');
+    const onC = expectCode(await createPayment(cardPayment()), 201).body;
+    await world.sandbox.route('CARD', 'gateway_a');
+    await sims.gateway_c.payPayment(onC.gatewayRef);
+    expectCode(await refund(onC.id, { body: refundBody({ amount: 1 }) }), 501, 'not_implemented');
+
     // ---- subscriptions -----------------------------------------------------------
     const subBody = subscriptionBody();
     const sub = expectCode(await createSubscription(subBody), 201).body;
@@ -388,7 +424,7 @@ describe('the served OpenAPI document and the live service', () => {
     expectCode(await createPayment(pixPayment(), billing.apiKey), 402, 'billing_monthly_tx_limit_reached');
 
     // ---- on every authenticated route: 401, 429, 500 ----------------------------------
-    const routes = everyRoute({ payment: paid.id, subscription: sub.id });
+    const routes = everyRoute({ payment: paid.id, subscription: sub.id, refund: partial.id });
     for (const [method, template, path, body] of routes) {
       expectCode(await send(method, template, path, { key: null, body }), 401, 'unauthorized');
       expectCode(await send(method, template, path, { key: 'sk_test_not_a_key', body }), 401, 'unauthorized');
@@ -409,8 +445,8 @@ describe('the served OpenAPI document and the live service', () => {
     const directed = answered;
 
     // ---- a seeded fuzz over every route -------------------------------------------------
-    const ids = { payments: [pix.id, card.id, paid.id, processing.id, unregistered.id, onB.id], subscriptions: [sub.id, onA.id, unregisteredSub.id] };
-    const externalIds = [pixBody.externalId, unregisteredBody.externalId, subBody.externalId];
+    const ids = { payments: [pix.id, card.id, paid.id, processing.id, unregistered.id, onB.id], subscriptions: [sub.id, onA.id, unregisteredSub.id], refunds: [partial.id] };
+    const externalIds = [pixBody.externalId, unregisteredBody.externalId, subBody.externalId, refundedOnce.externalId];
     const requests = fc.sample(fuzzedRequests(ids, externalIds), { seed: SEED, numRuns: FUZZ_RUNS });
     // A few at a time: the service is meant to take concurrent requests, and the run stays short.
     for (let i = 0; i < requests.length; i += 4) {
@@ -516,7 +552,7 @@ const rawBody = (base: fc.Arbitrary<string>) =>
 const segment = (known: string[], shaped: string[]) =>
   fc.oneof(fc.constantFrom(...known), fc.constantFrom(...shaped), text.map(encode)).filter((id) => id !== '' && id !== '.' && id !== '..');
 
-function fuzzedRequests(ids: { payments: string[]; subscriptions: string[] }, externalIds: string[]): fc.Arbitrary<FuzzRequest> {
+function fuzzedRequests(ids: { payments: string[]; subscriptions: string[]; refunds: string[] }, externalIds: string[]): fc.Arbitrary<FuzzRequest> {
   const paymentId = segment(ids.payments, ['pay_000000000000000000000000', 'pay_x', '%00', '%ZZ', 'x'.repeat(300)]);
   const subscriptionId = segment(ids.subscriptions, ['sub_000000000000000000000000', '%00', '%ZZ']);
   const lookup = fc.oneof(fc.constantFrom(...externalIds).map(encode), text.map(encode), fc.constant('a&externalId=b'));
@@ -529,6 +565,9 @@ function fuzzedRequests(ids: { payments: string[]; subscriptions: string[] }, ex
     ['amount', 'interval', 'trialDays', 'externalId', 'customer.email', 'customer.document', 'metadata', 'card.installments', 'gateway.gateway_c.planId', 'returnUrl'],
   );
   const noBody = rawBody(fc.constantFrom('', '{}', '{"x":1}'));
+  const refundId = segment(ids.refunds, ['ref_000000000000000000000000', 'ref_x', '%00']);
+  // Small amounts: most refunds the fuzz makes leave money for the next.
+  const refundRequest = mutatedBody(() => ({ externalId: externalId('fuzz-refund'), amount: 1, reason: 'fuzz' }), ['externalId', 'amount', 'reason']);
   const requests: fc.Arbitrary<Omit<FuzzRequest, 'key'>>[] = [
     fc.constant({ method: 'GET', template: '/v1/health', path: '/v1/health' }),
     fc.constant({ method: 'GET', template: '/v1/auth/test', path: '/v1/auth/test' }),
@@ -541,6 +580,9 @@ function fuzzedRequests(ids: { payments: string[]; subscriptions: string[] }, ex
     subscriptionId.map((id) => ({ method: 'GET', template: '/v1/subscriptions/{id}', path: `/v1/subscriptions/${id}` })),
     fc.tuple(subscriptionId, rawBody(fc.constantFrom('{"atPeriodEnd":false}', '{"atPeriodEnd":"true"}', '{"atPeriodEnd":1}', '{}'))).map(([id, body]) => ({ method: 'POST', template: '/v1/subscriptions/{id}/cancel', path: `/v1/subscriptions/${id}/cancel`, body })),
     fc.tuple(subscriptionId, noBody).map(([id, body]) => ({ method: 'POST', template: '/v1/subscriptions/{id}/sync', path: `/v1/subscriptions/${id}/sync`, body })),
+    fc.tuple(paymentId, rawBody(refundRequest)).map(([id, body]) => ({ method: 'POST', template: '/v1/payments/{id}/refunds', path: `/v1/payments/${id}/refunds`, body })),
+    lookup.map((value) => ({ method: 'GET', template: '/v1/refunds', path: `/v1/refunds?externalId=${value}` })),
+    refundId.map((id) => ({ method: 'GET', template: '/v1/refunds/{id}', path: `/v1/refunds/${id}` })),
     fc
       .record({ after: fc.option(fc.oneof(fc.constantFrom('evt_000000000000000000000000'), text.map(encode)), { nil: undefined }), limit: fc.option(fc.oneof(fc.integer({ min: -5, max: 200 }).map(String), text.map(encode)), { nil: undefined }), type: fc.option(fc.oneof(fc.constantFrom('payment.created', 'subscription.created'), text.map(encode)), { nil: undefined }) })
       .map((query) => {
