@@ -59,6 +59,7 @@ export class PaymentsClient {
   readonly environment: EnvironmentKind;
   readonly payments: PaymentsResource;
   readonly subscriptions: SubscriptionsResource;
+  readonly refunds: RefundsResource;
   readonly events: EventsResource;
   // A private field: not enumerable, not serialized, not shown by console.log.
   readonly #apiKey: string;
@@ -102,6 +103,7 @@ export class PaymentsClient {
     const call = <T>(request: HttpRequest, requestOptions?: RequestOptions) => send<T>(this.#settings, request, requestOptions);
     this.payments = new PaymentsResource(call);
     this.subscriptions = new SubscriptionsResource(call);
+    this.refunds = new RefundsResource(call);
     this.events = new EventsResource(call);
   }
 
@@ -206,6 +208,39 @@ export class SubscriptionsResource {
    */
   async sync(id: string, options?: RequestOptions): Answer<'subscriptions-sync'> {
     return this.#call({ method: 'POST', path: `/v1/subscriptions/${segment(id)}/sync` }, options);
+  }
+}
+
+/**
+ * Money of a paid payment given back to the customer (decision 18), in full or
+ * in part. A refund starts `pending` and becomes `succeeded` or `failed` when
+ * its gateway says so (the `refund.*` webhooks); the payment stays `paid` and
+ * its `amountRefunded` counts the succeeded ones.
+ */
+export class RefundsResource {
+  readonly #call: Call;
+  constructor(call: Call) {
+    this.#call = call;
+  }
+
+  /**
+   * Refunds a paid payment: `amount` cents, or all that is still refundable
+   * when omitted. Idempotent by `externalId` within the environment, as
+   * payments are: repeating it (also after a timeout or a retried failure)
+   * returns the same refund and never gives the money back twice.
+   */
+  async create(paymentId: string, body: Op<'refunds-create'>['request'], options?: RequestOptions): Answer<'refunds-create'> {
+    return this.#call({ method: 'POST', path: `/v1/payments/${segment(paymentId)}/refunds`, body }, options);
+  }
+
+  /** The stored refund (no gateway call). */
+  async get(id: string, options?: RequestOptions): Answer<'refunds-get'> {
+    return this.#call({ method: 'GET', path: `/v1/refunds/${segment(id)}` }, options);
+  }
+
+  /** The stored refund created with this `externalId` (no gateway call). */
+  getByExternalId(externalId: string, options?: RequestOptions): Answer<'refunds-findByExternalId'> {
+    return this.#call({ method: 'GET', path: '/v1/refunds', query: { externalId } }, options);
   }
 }
 

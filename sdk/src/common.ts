@@ -1,5 +1,5 @@
 /** What both entries export: the client, its errors and metadata, events, webhook errors and types, the contract types. */
-export { PaymentsClient, PaymentsResource, SubscriptionsResource, EventsResource, type PaymentsClientOptions, type ListEventsParams } from './client.js';
+export { PaymentsClient, PaymentsResource, SubscriptionsResource, RefundsResource, EventsResource, type PaymentsClientOptions, type ListEventsParams } from './client.js';
 export { SDK_VERSION } from './version.js';
 export type { RequestOptions } from './transport.js';
 export type { ResponseMetadata, RateLimitInfo, WithResponse } from './response.js';
@@ -34,11 +34,16 @@ export {
 export {
   PAYMENT_EVENT_TYPES,
   SUBSCRIPTION_EVENT_TYPES,
+  REFUND_EVENT_TYPES,
   isPaymentEvent,
   isSubscriptionEvent,
+  isRefundEvent,
   type PaymentEvent,
   type PaymentEventData,
   type PaymentEventType,
+  type RefundEvent,
+  type RefundEventData,
+  type RefundEventType,
   type SubscriptionEvent,
   type SubscriptionEventData,
   type SubscriptionEventType,

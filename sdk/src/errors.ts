@@ -41,7 +41,7 @@ export class PaymentsApiError extends PaymentsError {
   readonly method: PaymentMethod | undefined;
   /** `not_implemented`, `action_not_implemented`: the action the gateway lacks. */
   readonly action: string | undefined;
-  /** Cancel conflicts (`already_canceled`, `cannot_cancel_status`): the resource's current status (the body's `status`). */
+  /** Cancel and refund conflicts (`already_canceled`, `cannot_cancel_status`, `cannot_refund_status`): the resource's current status (the body's `status`). */
   readonly resourceStatus: string | undefined;
   /** `billing_monthly_tx_limit_reached`: the monthly quota and what was used of it. */
   readonly limit: number | undefined;

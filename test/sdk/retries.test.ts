@@ -22,6 +22,7 @@ const payment: Payment = {
   paidAt: null,
   expiresAt: '2026-11-25T12:30:00.000Z',
   subscriptionId: null,
+  amountRefunded: 0,
 };
 const body = { amount: 1000, method: 'pix' as const, externalId: 'order-1', customer: { name: 'A', email: 'a@example.com', document: '12345678909' } };
 

@@ -70,6 +70,26 @@ export type CreatePaymentRequest = {
   };
 };
 
+export type CreateRefundRequest = {
+  /**
+   * Your idempotency identifier for this refund, unique per environment (refunds have their own externalIds, apart from payments'): repeating it answers the refund already made, never refunding twice.
+   * minLength: 1
+   * maxLength: 255
+   */
+  externalId: string;
+  /**
+   * Integer cents to give back, at most what is still refundable (the amount minus refunds pending or succeeded). Omitted: everything still refundable.
+   * exclusiveMinimum: 0
+   */
+  amount?: number;
+  /**
+   * Why the money goes back, for your records; sent to the gateway where it takes one.
+   * minLength: 1
+   * maxLength: 255
+   */
+  reason?: string;
+};
+
 export type CreateSubscriptionRequest = {
   /**
    * Integer amount in cents (minor units of BRL).
@@ -153,7 +173,7 @@ export type CustomerInput = {
 
 /** Every error answer. `error` is the stable code to branch on; `message` is free text that may change. Only the extra fields named for the code appear. */
 export type ErrorResponse = {
-  error: "invalid_json" | "invalid_input" | "invalid_id" | "missing_query" | "cannot_cancel_pix" | "unauthorized" | "billing_inactive" | "billing_past_due" | "billing_incomplete" | "billing_canceled" | "billing_expired" | "billing_monthly_tx_limit_reached" | "not_found" | "cannot_cancel_paid" | "already_canceled" | "cannot_cancel_status" | "missing_gateway_ref" | "no_routing_rule" | "provider_not_configured" | "provider_disabled" | "method_not_supported" | "action_not_implemented" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
+  error: "invalid_json" | "invalid_input" | "invalid_id" | "missing_query" | "cannot_cancel_pix" | "unauthorized" | "billing_inactive" | "billing_past_due" | "billing_incomplete" | "billing_canceled" | "billing_expired" | "billing_monthly_tx_limit_reached" | "not_found" | "cannot_cancel_paid" | "already_canceled" | "cannot_cancel_status" | "cannot_refund_status" | "missing_gateway_ref" | "no_routing_rule" | "provider_not_configured" | "provider_disabled" | "method_not_supported" | "action_not_implemented" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
   message?: string;
   /** invalid_input only. */
   issues?: ValidationIssue[];
@@ -163,7 +183,7 @@ export type ErrorResponse = {
   method?: "pix" | "card";
   /** not_implemented and action_not_implemented. */
   action?: string;
-  /** Cancel conflicts: the current status. */
+  /** Cancel and refund conflicts: the current status. */
   status?: string;
   /** billing_monthly_tx_limit_reached: the monthly quota. */
   limit?: number;
@@ -175,7 +195,7 @@ export type ErrorResponse = {
 export type Event = {
   /** Event id, `evt_…`: the same id the webhook delivery carried. Deduplicate on it. */
   id: string;
-  /** Event type (payment.created, payment.pending, payment.paid, payment.failed, payment.canceled, payment.expired, subscription.created, subscription.renewed, subscription.payment_failed, subscription.past_due, subscription.canceled); new types may be added, ignore the ones you do not know. */
+  /** Event type (payment.created, payment.pending, payment.paid, payment.failed, payment.canceled, payment.expired, subscription.created, subscription.renewed, subscription.payment_failed, subscription.past_due, subscription.canceled, refund.created, refund.succeeded, refund.failed); new types may be added, ignore the ones you do not know. */
   type: string;
   /**
    * When the change that caused the event happened (ISO 8601, UTC).
@@ -251,6 +271,47 @@ export type Payment = {
   expiresAt: string | null;
   /** The subscription (`sub_…`) a recurring charge belongs to; null for one-off payments. */
   subscriptionId: string | null;
+  /**
+   * Integer cents given back by refunds that succeeded (decision 18); 0 when none has. A refunded payment stays `paid`; refunds still pending are not counted.
+   * minimum: 0
+   */
+  amountRefunded: number;
+};
+
+export type Refund = {
+  id: string;
+  /** The refunded payment (`pay_…`). */
+  paymentId: string;
+  /**
+   * Your idempotency identifier for this refund.
+   * minLength: 1
+   */
+  externalId: string;
+  /** `pending` until the gateway says the money went back (`succeeded`) or not (`failed`); both are final. A refund whose gateway call timed out stays `pending` and is settled by the gateway's later answer, never assumed. */
+  status: "pending" | "succeeded" | "failed";
+  /**
+   * Integer cents given back.
+   * exclusiveMinimum: 0
+   */
+  amount: number;
+  currency: "BRL";
+  reason: string | null;
+  /** The payment's gateway, which makes the refund. */
+  gateway: "gateway_a" | "gateway_b" | "gateway_c";
+  /** The gateway's refund id; null until the gateway has accepted the refund, and for one it refused. */
+  gatewayRef: string | null;
+  /** `failed`: why, as the gateway said; null otherwise. */
+  failureReason: string | null;
+  /**
+   * ISO 8601 timestamp (UTC)
+   * format: date-time
+   */
+  createdAt: string;
+  /**
+   * ISO 8601 timestamp (UTC)
+   * format: date-time
+   */
+  updatedAt: string;
 };
 
 export type Subscription = {
@@ -366,6 +427,30 @@ export interface Operations {
     response: Payment;
     errors: "invalid_json" | "invalid_input" | "invalid_id" | "unauthorized" | "not_found" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
   };
+  "refunds-create": {
+    method: "POST";
+    path: "/v1/payments/{id}/refunds";
+    successStatus: 201;
+    request: CreateRefundRequest;
+    response: Refund;
+    errors: "invalid_json" | "invalid_input" | "invalid_id" | "unauthorized" | "not_found" | "cannot_refund_status" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
+  };
+  "refunds-findByExternalId": {
+    method: "GET";
+    path: "/v1/refunds";
+    successStatus: 200;
+    request: never;
+    response: Refund;
+    errors: "invalid_input" | "missing_query" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
+  };
+  "refunds-get": {
+    method: "GET";
+    path: "/v1/refunds/{id}";
+    successStatus: 200;
+    request: never;
+    response: Refund;
+    errors: "invalid_id" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
+  };
   "subscriptions-cancel": {
     method: "POST";
     path: "/v1/subscriptions/{id}/cancel";
@@ -426,6 +511,7 @@ export const ERROR_CODES = [
   "cannot_cancel_paid",
   "already_canceled",
   "cannot_cancel_status",
+  "cannot_refund_status",
   "missing_gateway_ref",
   "no_routing_rule",
   "provider_not_configured",
