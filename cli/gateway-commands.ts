@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { GATEWAY_NAMES, ROUTING_METHODS, type GatewayName, type RoutingMethod } from '../server/contract/enums';
-import { SIM_OPERATIONS } from '../server/contract/sandbox-controls';
+import { REFUND_SETTLEMENTS, SIM_OPERATIONS } from '../server/contract/sandbox-controls';
 import { examples, type CliTools } from './tools';
 
 /** Credentials as inline JSON, or `@file.json` to keep them out of shell history. */
@@ -117,6 +117,29 @@ export function registerSimulatorCommands(program: Command, { client, run, oneOf
       `sim ${outcome} sub_…`,
     );
   }
+  for (const [outcome, description] of [
+    ['settle', 'the gateway settles a pending refund: the money went back'],
+    ['fail', 'the gateway fails a pending refund (Pix: NAO_REALIZADO)'],
+  ] as const) {
+    examples(
+      sim
+        .command(`refund-${outcome} <refundId>`)
+        .description(`${description}; a gateway's own refund id (re_…, est_…, rf_…, a devolução id or rtrId) needs --gateway (operators)`)
+        .option('--gateway <name>', GATEWAY_NAMES.join('|'), oneOf(GATEWAY_NAMES))
+        .action(run(async (refundId: string, o: { gateway?: GatewayName }) => client().simulators.refund.mutate({ refundId, gateway: o.gateway, outcome }))),
+      `sim refund-${outcome} ref_…`,
+      `sim refund-${outcome} re_… --gateway gateway_a`,
+    );
+  }
+  examples(
+    sim
+      .command('refund-settlement <gateway> <mode>')
+      .description('later: refunds stay pending until sim refund-settle/refund-fail (the default); at-once: new refunds are answered already settled')
+      .action(run(async (name: string, mode: string) =>
+        client().simulators.refundSettlement.mutate({ gateway: oneOf(GATEWAY_NAMES)(name), mode: oneOf(REFUND_SETTLEMENTS)(mode) }),
+      )),
+    'sim refund-settlement gateway_a at-once',
+  );
   const fault = sim
     .command('fault <gateway> <operation> <kind>')
     .description(`make the next calls misbehave; operations: ${SIM_OPERATIONS.join(', ')}; kinds: latency, hang, server_error, client_error, validation, malformed, drop_response, late_response (--ms)`)

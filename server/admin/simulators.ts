@@ -12,11 +12,12 @@ import { GATEWAY_NAMES } from '../contract/enums';
 import { Environment } from '../db/entities';
 import { Payment } from '../domain/payments/payment';
 import { Subscription } from '../domain/subscriptions/subscription';
+import { Refund } from '../domain/refunds/refund';
 import { WEBHOOK_EVENT_TYPES } from '../contract/event-types';
 import { notFound, operatorRefusal } from '../domain/refusal';
-import { runningSimulators, sandboxOf, simulatePayment, simulateSubscription, triggerEvent } from '../domain/sandbox';
+import { runningSimulators, sandboxOf, simulatePayment, simulateRefund, simulateSubscription, triggerEvent } from '../domain/sandbox';
 import { countSandboxKeyUse, ownEnvironment } from '../domain/sandbox-keys';
-import { faultSchema, PAYMENT_OUTCOMES, SIM_OPERATIONS, SUBSCRIPTION_OUTCOMES } from '../contract/sandbox-controls';
+import { faultSchema, PAYMENT_OUTCOMES, REFUND_OUTCOMES, REFUND_SETTLEMENTS, SIM_OPERATIONS, SUBSCRIPTION_OUTCOMES } from '../contract/sandbox-controls';
 import { environmentAccess, recordAccess, requireOperator } from './access';
 import { adminProcedure, adminT as t, type AdminContext } from './procedure';
 
@@ -49,6 +50,37 @@ export const simulatorsRouter = t.router({
       if (!subscription) throw notFound('Subscription', input.subscriptionId);
       await sandboxRecordAccess(ctx, subscription.environment.id, 'Subscription', input.subscriptionId);
       return simulateSubscription(ctx.em, ctx.services, input.subscriptionId, input.outcome);
+    }),
+
+  /**
+   * A pending refund settles or fails at its gateway's simulator, which sends
+   * its notification: by our id (`ref_…`, a developer of its organization, in
+   * a sandbox), or, for an operator, by the gateway's own refund id (`re_…`,
+   * `est_…`, `rf_…`, a Pix devolução's id or rtrId) with the gateway named.
+   */
+  refund: adminProcedure
+    .input(z.strictObject({ refundId: RecordId, gateway: z.enum(GATEWAY_NAMES).optional(), outcome: z.enum(REFUND_OUTCOMES) }))
+    .mutation(async ({ ctx, input }) => {
+      if (input.refundId.startsWith('ref_')) {
+        const refund = await ctx.em.findOne(Refund, { id: input.refundId });
+        if (!refund) throw notFound('Refund', input.refundId);
+        await sandboxRecordAccess(ctx, refund.environment.id, 'Refund', input.refundId);
+        return simulateRefund(ctx.em, ctx.services, input.refundId, input.outcome);
+      }
+      requireOperator(ctx.actor);
+      if (!input.gateway) throw operatorRefusal('invalid', `Name the gateway whose refund ${input.refundId} is (gateway), or give our refund id (ref_…).`);
+      const reason = await sandboxOf(ctx.services, input.gateway).refund(input.gateway, input.refundId, input.outcome);
+      if (reason) throw operatorRefusal('conflict', `Refund ${input.refundId} cannot do that now: the sandbox gateway says its ${reason}.`);
+      return { gateway: input.gateway, refundRef: input.refundId, outcome: input.outcome };
+    }),
+
+  /** Whether a gateway's refunds asked for from now on stay pending until settled or failed (`later`, the default) or settle in the refund call (`at-once`). */
+  refundSettlement: adminProcedure
+    .input(z.strictObject({ gateway: z.enum(GATEWAY_NAMES), mode: z.enum(REFUND_SETTLEMENTS) }))
+    .mutation(async ({ ctx, input }) => {
+      requireOperator(ctx.actor);
+      await sandboxOf(ctx.services, input.gateway).refundSettlement(input.gateway, input.mode);
+      return { gateway: input.gateway, mode: input.mode };
     }),
 
   /** The next `times` calls of an operation misbehave (latency, hang, 5xx, 4xx, 422, malformed, lost answer). */

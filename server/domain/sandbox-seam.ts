@@ -1,5 +1,5 @@
 import type { GatewayName } from '../contract/enums';
-import type { Fault, PaymentOutcome, SimOperation, SubscriptionOutcome } from '../contract/sandbox-controls';
+import type { Fault, PaymentOutcome, RefundOutcome, RefundSettlement, SimOperation, SubscriptionOutcome } from '../contract/sandbox-controls';
 
 /**
  * The seam to the sandbox wing (server/sandbox/ implements it): the
@@ -18,10 +18,12 @@ export interface SandboxSimulators {
   subscription(gateway: GatewayName, gatewayRef: string, outcome: SubscriptionOutcome): Promise<string | null>;
   /**
    * A pending refund settles (the money went back) or fails at its gateway,
-   * named by the gateway's refund id; resolves like `payment`. Absent where
-   * the simulators cannot act on refunds.
+   * named by the gateway's refund id (or a Pix devolução's rtrId); resolves
+   * like `payment`.
    */
-  refund?(gateway: GatewayName, refundRef: string, outcome: 'settle' | 'fail'): Promise<string | null>;
+  refund(gateway: GatewayName, refundRef: string, outcome: RefundOutcome): Promise<string | null>;
+  /** Whether the gateway's refunds asked for from now on stay pending until `refund` (`later`) or settle in the call (`at-once`). */
+  refundSettlement(gateway: GatewayName, mode: RefundSettlement): Promise<void>;
   injectFault(gateway: GatewayName, operation: SimOperation, fault: Fault, times: number): void;
   clearFaults(gateway: GatewayName): void;
   /** Sends the last webhooks again, optionally newest first; answers their event names. */

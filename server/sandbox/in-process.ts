@@ -6,7 +6,7 @@
  * to refuse with; anything else is a failure.
  */
 import type { GatewayName } from '../contract/enums';
-import type { PaymentOutcome, SubscriptionOutcome } from '../contract/sandbox-controls';
+import type { PaymentOutcome, RefundOutcome, SubscriptionOutcome } from '../contract/sandbox-controls';
 import type { SandboxSimulators } from '../domain/sandbox-seam';
 import type { GatewaySimulator } from './simulator/control';
 import { SimControlError } from './simulator/server';
@@ -25,6 +25,11 @@ const SUBSCRIPTION_ACTIONS: Record<SubscriptionOutcome, (simulator: GatewaySimul
   'charge-failure': (simulator, ref) => simulator.failSubscriptionCharge(ref),
   'past-due': (simulator, ref) => simulator.markPastDue(ref),
   'end-trial': (simulator, ref) => simulator.endTrial(ref),
+};
+
+const REFUND_ACTIONS: Record<RefundOutcome, (simulator: GatewaySimulator, ref: string) => Promise<unknown>> = {
+  settle: (simulator, ref) => simulator.settleRefund(ref),
+  fail: (simulator, ref) => simulator.failRefund(ref),
 };
 
 export function inProcessSandbox(simulators: Simulators): SandboxSimulators {
@@ -49,6 +54,8 @@ export function inProcessSandbox(simulators: Simulators): SandboxSimulators {
     running: () => Object.entries(simulators).map(([gateway, running]) => ({ gateway: gateway as GatewayName, url: running.url })),
     payment: (gateway, ref, outcome) => act(gateway, (target) => PAYMENT_ACTIONS[outcome](target, ref)),
     subscription: (gateway, ref, outcome) => act(gateway, (target) => SUBSCRIPTION_ACTIONS[outcome](target, ref)),
+    refund: (gateway, ref, outcome) => act(gateway, (target) => REFUND_ACTIONS[outcome](target, ref)),
+    refundSettlement: (gateway, mode) => simulator(gateway).setRefundSettlement(mode),
     injectFault: (gateway, operation, fault, times) => simulator(gateway).injectFault(operation, fault, times),
     clearFaults: (gateway) => simulator(gateway).clearFaults(),
     replayWebhooks: async (gateway, options) => (await simulator(gateway).replayWebhooks(options)).map((delivery) => delivery.event),

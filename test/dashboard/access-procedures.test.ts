@@ -89,6 +89,8 @@ const CASES: Record<string, Case> = {
     input: () => ({ gateway: 'gateway_c', operation: 'createPayment', fault: { kind: 'latency', ms: 0 }, times: 1 }),
   },
   'simulators.clearFaults': { need: 'operator', outsider: 'forbidden', input: () => ({ gateway: 'gateway_c' }) },
+  'simulators.refund': { need: 'develop', outsider: 'not_found', input: (f) => ({ refundId: f.refundId, outcome: 'settle' }) },
+  'simulators.refundSettlement': { need: 'operator', outsider: 'forbidden', input: () => ({ gateway: 'gateway_c', mode: 'later' }) },
   'simulators.trigger': { need: 'develop', outsider: 'not_found', input: (f) => ({ eventType: 'payment.created', environmentId: f.environmentId }) },
   // Sends webhooks of the shared sandbox again: refused to members, not run for the operator here.
   'simulators.replay': { need: 'operator', outsider: 'forbidden', input: () => ({ gateway: 'gateway_a', last: 1 }), allowedRuns: false },
