@@ -4,6 +4,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { GATEWAY_NAMES, ROUTING_METHODS, type GatewayName, type RoutingMethod } from '../server/contract/enums';
 import { REFUND_SETTLEMENTS, SIM_OPERATIONS } from '../server/contract/sandbox-controls';
 import { examples, type CliTools } from './tools';
+import { ruleArgument, ruleText, type RuleArgument } from './routing-commands';
 
 /** Credentials as inline JSON, or `@file.json` to keep them out of shell history. */
 function credentialsArgument(value: string): Record<string, unknown> {
@@ -60,13 +61,24 @@ export function registerGatewayCommands(program: Command, { client, run, oneOf }
 
   const route = program.command('route').description('routing rules: which gateway serves PIX, CARD and SUBSCRIPTION');
   const routeSet = route
-    .command('set <method> <gateway>')
-    .description(`send new ${ROUTING_METHODS.join(', ')} resources of an environment to a gateway`)
+    .command('set')
+    .argument('<method>', ROUTING_METHODS.join('|'))
+    .argument('<gateways>', 'gateway[:weight],… in fallback order', ruleArgument)
+    .description(
+      `send new ${ROUTING_METHODS.join(', ')} resources of an environment to gateways: a list in fallback order (gateway_a,gateway_b: the next is tried only when one is down), ` +
+        'optionally weighted to split new creates by externalId (gateway_a:80,gateway_b:20: whole numbers adding up to 100; a gateway at 0 is a fallback only)',
+    )
     .requiredOption('--env <environmentId>')
-    .action(run(async (method: string, name: string, o: { env: string }) =>
-      client().routing.set.mutate({ environmentId: o.env, method: oneOf(ROUTING_METHODS)(method.toUpperCase()) as RoutingMethod, gateway: oneOf(GATEWAY_NAMES)(name) }),
-    ));
-  examples(routeSet, 'route set PIX gateway_b --env env_…', 'route set SUBSCRIPTION gateway_c --env env_…');
+    .action(run(async (method: string, gateways: RuleArgument[], o: { env: string }) => {
+      const environmentId = o.env;
+      const routingMethod = oneOf(ROUTING_METHODS)(method.toUpperCase()) as RoutingMethod;
+      // One gateway without a weight is sent in the form of one gateway, which every service version understands.
+      const [only] = gateways;
+      return gateways.length === 1 && only!.weight === null
+        ? client().routing.set.mutate({ environmentId, method: routingMethod, gateway: only!.gateway })
+        : client().routing.set.mutate({ environmentId, method: routingMethod, gateways });
+    }));
+  examples(routeSet, 'route set PIX gateway_b --env env_…', 'route set PIX gateway_a,gateway_b --env env_…', 'route set PIX gateway_a:80,gateway_b:20 --env env_…', 'route set SUBSCRIPTION gateway_c --env env_…');
   examples(
     route
       .command('remove <method>')
@@ -78,9 +90,12 @@ export function registerGatewayCommands(program: Command, { client, run, oneOf }
   examples(
     route
       .command('list')
-      .description('the routing rules of an environment')
+      .description('the routing rules of an environment: each method\'s gateways in fallback order, with their weights')
       .requiredOption('--env <environmentId>')
-      .action(run(async (o: { env: string }) => client().routing.list.query({ environmentId: o.env }))),
+      .action(run(async (o: { env: string }) => (await client().routing.list.query({ environmentId: o.env })).map((rule) => ({ ...rule, order: ruleText(rule.gateways) })), {
+        method: 'method',
+        order: 'gateways (fallback order[:weight])',
+      })),
     'route list --env env_…',
   );
 }
