@@ -18,6 +18,7 @@ const SubscriptionsPage = lazy(() => import('./pages/Subscriptions'));
 const SubscriptionDetailPage = lazy(() => import('./pages/SubscriptionDetail'));
 const EndpointsPage = lazy(() => import('./pages/Endpoints'));
 const DeliveriesPage = lazy(() => import('./pages/Deliveries'));
+const EventPage = lazy(() => import('./pages/Event'));
 const ApiKeysPage = lazy(() => import('./pages/ApiKeys'));
 const GatewaysPage = lazy(() => import('./pages/Gateways'));
 const OrganizationPage = lazy(() => import('./pages/Organization'));
@@ -59,6 +60,8 @@ export function App() {
             <Route path="subscriptions/:subscriptionId" element={<SubscriptionDetailPage />} />
             <Route path="webhooks" element={<EndpointsPage />} />
             <Route path="deliveries" element={<DeliveriesPage />} />
+            <Route path="deliveries/:deliveryId" element={<DeliveriesPage />} />
+            <Route path="events/:eventId" element={<EventPage />} />
             <Route path="keys" element={<ApiKeysPage />} />
             <Route path="gateways" element={<GatewaysPage />} />
             <Route path="organization" element={<OrganizationPage />} />

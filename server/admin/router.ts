@@ -2,7 +2,6 @@ import { adminT as t } from './procedure';
 import { apiKeysRouter } from './api-keys';
 import { eventsRouter } from './events';
 import { onboardingRouter } from './onboarding';
-import { onboardingRouter } from './onboarding';
 import { gatewaysRouter, routingRouter } from './gateways';
 import { simulatorsRouter } from './simulators';
 import { environmentsRouter, organizationsRouter, projectsRouter } from './tenancy';
@@ -36,7 +35,6 @@ export const adminRouter = t.router({
   members: membersRouter,
   users: usersRouter,
   events: eventsRouter,
-  onboarding: onboardingRouter,
   onboarding: onboardingRouter,
 });
 export type AdminRouter = typeof adminRouter;

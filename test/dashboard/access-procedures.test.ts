@@ -31,6 +31,8 @@ interface Fixture {
   apiKeyId: string;
   paymentId: string;
   subscriptionId: string;
+  /** A paid payment's refund. */
+  refundId: string;
   endpointId: string;
   deliveryId: string;
   eventId: string;
@@ -104,6 +106,10 @@ const CASES: Record<string, Case> = {
   'webhooks.resendFailed': { need: 'develop', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
   'payments.list': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
   'payments.get': { need: 'read', outsider: 'not_found', input: (f) => ({ paymentId: f.paymentId }) },
+  // The fixture payment is not paid: an allowed caller reaches the refund's own rule (409 cannot_refund_status), never an access refusal.
+  'refunds.create': { need: 'develop', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId, paymentId: f.paymentId, amount: 1 }) },
+  'refunds.list': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
+  'refunds.get': { need: 'read', outsider: 'not_found', input: (f) => ({ refundId: f.refundId }) },
   'subscriptions.list': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
   'subscriptions.get': { need: 'read', outsider: 'not_found', input: (f) => ({ subscriptionId: f.subscriptionId }) },
   'sandbox.createPayment': { need: 'develop', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId, payment: { ...validPayment(), currency: 'BRL' } }) },
@@ -181,6 +187,11 @@ beforeAll(async () => {
   expect(subscription.status).toBe(201);
   const delivery = await eventually(async () => (await admin.webhooks.listDeliveries({ environmentId: tenant.environmentId })).items?.[0], 15_000, 'a delivery');
 
+  const paid = await call(world.service.url, 'POST', '/v1/payments', { key: tenant.apiKey, body: validPayment() });
+  await world.sandbox.sims.gateway_a.payPayment(paid.body.gatewayRef);
+  await eventually(async () => (await call(world.service.url, 'GET', `/v1/payments/${paid.body.id}`, { key: tenant.apiKey })).body.status === 'paid', 15_000, 'a paid payment');
+  const refund = await admin.refunds.create({ environmentId: tenant.environmentId, paymentId: paid.body.id, amount: 100 });
+
   const production = await admin.environments.create({ projectId: tenant.projectId, kind: 'production' });
   const spare = await admin.projects.create({ organizationId: tenant.organizationId, name: 'Spare' });
   const key = await admin.apiKeys.create({ environmentId: tenant.environmentId, name: 'to revoke' });
@@ -207,6 +218,7 @@ beforeAll(async () => {
     apiKeyId: key.id,
     paymentId: payment.body.id,
     subscriptionId: subscription.body.id,
+    refundId: refund.id,
     endpointId: endpoint.id,
     deliveryId: delivery.id,
     eventId: delivery.eventId,

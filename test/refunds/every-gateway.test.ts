@@ -23,7 +23,7 @@ let world: SandboxedService;
 let t: ReturnType<typeof refundApi>;
 
 beforeAll(async () => {
-  world = await startSandboxedService({ env: { RATE_LIMIT_PAYMENTS_CANCEL: '1000', RATE_LIMIT_PAYMENTS_CREATE: '1000' } });
+  world = await startSandboxedService({ env: { RATE_LIMIT_PAYMENTS_CANCEL: '1000', RATE_LIMIT_DEFAULT: '100000', RATE_LIMIT_PAYMENTS_CREATE: '1000' } });
   t = refundApi(world);
 });
 afterAll(() => world?.stop());

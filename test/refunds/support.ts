@@ -38,7 +38,7 @@ export function refundApi(world: SandboxedService) {
     if (outcome === 'settle') await sim.settleRefund(refund.gatewayRef);
     else await sim.failRefund(refund.gatewayRef, 'the account cannot receive it');
     await sim.flushWebhooks();
-    return eventually(() => api('GET', `/v1/refunds/${refund.id}`), (reply) => reply.body.status !== 'pending');
+    return eventually(() => api('GET', `/v1/refunds/${refund.id}`), (reply) => reply.status === 200 && reply.body.status !== 'pending');
   }
 
   return { api, paidPayment, refund, events, atGateway };
@@ -49,6 +49,6 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
   for (;;) {
     const value = await read();
     if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

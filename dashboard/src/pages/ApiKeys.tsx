@@ -14,6 +14,7 @@ import { SecretOnce } from '../parts/SecretOnce';
 import { useScope } from '../shell/scope';
 import { useAction } from '../ui/action';
 import { ConfirmButton } from '../ui/ConfirmButton';
+import { useConfirmTarget } from '../shell/confirm-target';
 import { DataTable } from '../ui/DataTable';
 import { formatDateTime } from '../ui/format';
 import { FormModal } from '../ui/FormModal';
@@ -74,6 +75,7 @@ export default function ApiKeysPage() {
   const canEdit = useCan(scope.organizationId, 'develop');
   const keys = useQuery({ queryKey: [...KEY, scope.environmentId], queryFn: () => api.apiKeys.list.query({ environmentId: scope.environmentId }) });
   const [creating, setCreating] = useState(false);
+  const target = useConfirmTarget();
   const [limits, setLimits] = useState<ApiKey | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const toCreate = (values: { name: string }) => ({ environmentId: scope.environmentId, ...(values.name.trim() ? { name: values.name.trim() } : {}) });
@@ -137,10 +139,11 @@ export default function ApiKeysPage() {
                             loading={revoke.isPending && revoke.variables?.id === key.id}
                             confirm={{
                               title: `Revoke ${key.name ?? key.displayPrefix}?`,
-                              message: 'Every request made with this key is refused at once. This cannot be undone.',
+                              message: `Every request made with this key (${key.displayPrefix}…) is refused at once with 401: a server still using it stops creating, canceling and reading payments until it has a new key. This cannot be undone.`,
                               confirmLabel: 'Revoke',
                               cancelLabel: 'Keep it',
                               danger: true,
+                              target,
                             }}
                             onConfirm={() => revoke.mutate(key)}
                           >

@@ -6,13 +6,13 @@
  */
 import { Anchor, Select, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { ListDeliveriesInput, ResendFailedInput } from '../../../server/admin/inputs/webhooks';
 import { WEBHOOK_DELIVERY_STATUSES } from '../../../server/contract/delivery-statuses';
 import { WEBHOOK_EVENT_TYPES } from '../../../server/contract/event-types';
 import { api } from '../api/client';
 import { useCan } from '../api/session';
 import { DeliveryDrawer } from '../parts/DeliveryDrawer';
+import { useDeliveryInAddress } from '../parts/delivery-address';
 import { useScope } from '../shell/scope';
 import { useAction } from '../ui/action';
 import { ConfirmButton } from '../ui/ConfirmButton';
@@ -27,7 +27,7 @@ export default function DeliveriesPage() {
   const scope = useScope();
   const canResend = useCan(scope.organizationId, 'develop');
   const filters = useFilterParams();
-  const [open, setOpen] = useState<string | null>(null);
+  const [open, setOpen] = useDeliveryInAddress(scope.environmentId);
   const endpoints = useQuery({ queryKey: ['webhooks', 'listEndpoints', scope.environmentId], queryFn: () => api.webhooks.listEndpoints.query({ environmentId: scope.environmentId }) });
   const common = {
     environmentId: scope.environmentId,

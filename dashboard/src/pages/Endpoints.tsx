@@ -18,6 +18,9 @@ import { useCan } from '../api/session';
 import { SecretOnce } from '../parts/SecretOnce';
 import { useScope } from '../shell/scope';
 import { useAction } from '../ui/action';
+import { askConfirmation } from '../ui/ConfirmButton';
+import { useConfirmTarget } from '../shell/confirm-target';
+import { endpointSwitchConfirmation } from '../parts/gateway-effects';
 import { DataTable } from '../ui/DataTable';
 import { formatDateTime } from '../ui/format';
 import { Loaded } from '../ui/Loaded';
@@ -133,6 +136,7 @@ export default function EndpointsPage() {
   const canEdit = useCan(scope.organizationId, 'develop');
   const endpoints = useQuery({ queryKey: [...KEY, scope.environmentId], queryFn: () => api.webhooks.listEndpoints.query({ environmentId: scope.environmentId }) });
   const [creating, setCreating] = useState(false);
+  const target = useConfirmTarget();
   const [editing, setEditing] = useState<Endpoint | null>(null);
   const [rotating, setRotating] = useState<Endpoint | null>(null);
   const [secret, setSecret] = useState<{ value: string; url: string } | null>(null);
@@ -205,7 +209,10 @@ export default function EndpointsPage() {
                   <Switch
                     checked={endpoint.enabled}
                     disabled={!canEdit || (update.isPending && update.variables?.endpointId === endpoint.id)}
-                    onChange={(e) => update.mutate({ endpointId: endpoint.id, enabled: e.currentTarget.checked })}
+                    onChange={(e) => {
+                      const enabled = e.currentTarget.checked;
+                      askConfirmation(endpointSwitchConfirmation(endpoint.url, enabled, target), () => update.mutate({ endpointId: endpoint.id, enabled }));
+                    }}
                     aria-label={`${endpoint.enabled ? 'Disable' : 'Enable'} ${endpoint.url}`}
                   />
                 </Table.Td>

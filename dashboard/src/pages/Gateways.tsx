@@ -18,6 +18,9 @@ import { GatewayHealth } from '../parts/GatewayHealth';
 import { RoutingDryRun } from '../parts/RoutingDryRun';
 import { RoutingRuleEditor } from '../parts/RoutingRuleEditor';
 import { useScope } from '../shell/scope';
+import { useConfirmTarget } from '../shell/confirm-target';
+import { askConfirmation } from '../ui/ConfirmButton';
+import { gatewayConfigureConfirmation, gatewaySwitchConfirmation, methodsRoutedTo } from '../parts/gateway-effects';
 import { useAction } from '../ui/action';
 import { CopyValue } from '../ui/Copy';
 import { formatDateTime } from '../ui/format';
@@ -49,8 +52,10 @@ function ConfigureModal({ gateway, environmentId, baseUrl, fields, onClose }: { 
     invalidate: [['gateways']],
     onSuccess: onClose,
   });
+  const target = useConfirmTarget();
+  const confirmSave = (values: ConfigureValues) => askConfirmation(gatewayConfigureConfirmation(gateway ?? '', fields.length > 0, target), () => save.mutate(values));
   return (
-    <FormModal opened={gateway !== null} onClose={onClose} title={`Configure ${gateway}`} size="lg" onSubmit={form.onSubmit((values) => save.mutate(values))} submitLabel="Save" pending={save.isPending}>
+    <FormModal opened={gateway !== null} onClose={onClose} title={`Configure ${gateway}`} size="lg" onSubmit={form.onSubmit(confirmSave)} submitLabel="Save" pending={save.isPending}>
       <TextInput label="Base URL" placeholder="https://api.gateway.example" required {...form.getInputProps('baseUrl')} />
       <Text size="sm" fw={500}>
         Credentials
@@ -86,6 +91,7 @@ export default function GatewaysPage() {
   const accounts = useQuery({ queryKey: ['gateways', 'list', scope.environmentId], queryFn: () => api.gateways.list.query({ environmentId: scope.environmentId }) });
   const routes = useQuery({ queryKey: ['routing', 'list', scope.environmentId], queryFn: () => api.routing.list.query({ environmentId: scope.environmentId }) });
   const [configuring, setConfiguring] = useState<Gateway | null>(null);
+  const target = useConfirmTarget();
   const setEnabled = useAction((input: { gateway: Gateway; enabled: boolean }) => api.gateways.setEnabled.mutate({ environmentId: scope.environmentId, ...input }), {
     success: (_, input) => `${input.gateway} ${input.enabled ? 'enabled' : 'disabled'}.`,
     invalidate: [['gateways']],
@@ -137,7 +143,10 @@ export default function GatewaysPage() {
                   <Switch
                     checked={account.enabled}
                     disabled={!canEdit || setEnabled.isPending}
-                    onChange={(e) => setEnabled.mutate({ gateway, enabled: e.currentTarget.checked })}
+                    onChange={(e) => {
+                      const enabled = e.currentTarget.checked;
+                      askConfirmation(gatewaySwitchConfirmation(gateway, enabled, methodsRoutedTo(routes.data, gateway), target), () => setEnabled.mutate({ gateway, enabled }));
+                    }}
                     label={account.enabled ? 'Enabled' : 'Disabled'}
                     aria-label={`${gateway} enabled`}
                   />

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { PAYMENT_STATUSES, SUBSCRIPTION_STATUSES } from '../../../server/contract/enums';
 import { api } from '../api/client';
 import { ReconciliationCard } from '../parts/ReconciliationCard';
+import { FirstRunChecklist } from '../parts/FirstRunChecklist';
 import { StatusBarChart } from '../parts/StatusBarChart';
 import { useScope } from '../shell/scope';
 import { formatAmount } from '../ui/format';
@@ -60,6 +61,7 @@ export default function HomePage() {
           ]}
         />
       </PageHeader>
+      <FirstRunChecklist environmentId={scope.environmentId} projectId={scope.projectId} />
       <SimpleGrid cols={{ base: 2, md: 4 }}>
         <Stat label="Payments" value={data.totals.paymentCount} to={`${base}/payments`} />
         <Stat label="Paid volume" value={formatAmount(data.totals.paidAmount, data.currency)} tone="teal.8" />

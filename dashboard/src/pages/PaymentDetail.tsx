@@ -11,6 +11,9 @@ import { RoutingTrace } from '../parts/RoutingTrace';
 import { useSandboxAccess } from '../parts/sandbox-access';
 import { Simulators, type SimulatorAction } from '../parts/Simulators';
 import { EventTimeline } from '../parts/Timeline';
+import { MetadataCard } from '../parts/MetadataCard';
+import { PaymentActions } from '../parts/PaymentActions';
+import { PixCode } from '../parts/PixCode';
 import { useScope } from '../shell/scope';
 import { CopyValue } from '../ui/Copy';
 import { formatAmount, formatDateTime } from '../ui/format';
@@ -59,7 +62,6 @@ export default function PaymentDetailPage() {
             ['Customer', payment.customer ? [payment.customer.name, payment.customer.email].filter(Boolean).join(' · ') || '—' : '—'],
             ['Card', payment.card ? `${payment.card.brand} •••• ${payment.card.last4}` : '—'],
             // What the customer pays with while the payment is open: the Pix copy-and-paste code, or the hosted checkout.
-            ...(!final && payment.pix?.qrCodeText ? ([['Pix code', <CopyValue value={payment.pix.qrCodeText} label="Pix code" />]] as [string, ReactNode][]) : []),
             ...(!final && payment.checkoutUrl
               ? ([['Checkout', <Anchor href={payment.checkoutUrl} target="_blank" rel="noreferrer">hosted checkout page</Anchor>]] as [string, ReactNode][])
               : []),
@@ -70,7 +72,10 @@ export default function PaymentDetailPage() {
           ]}
         />
       </Card>
-      {canSimulate && <Simulators actions={actions} run={(outcome) => api.simulators.payment.mutate({ paymentId: payment.id, outcome })} invalidate={[['payments'], ['overview']]} />}
+      {!final && payment.pix && <PixCode pix={payment.pix} expiresAt={payment.expiresAt} />}
+      <PaymentActions payment={payment} organizationId={scope.organizationId} />
+      {canSimulate && <Simulators gateway={payment.gateway} actions={actions} run={(outcome) => api.simulators.payment.mutate({ paymentId: payment.id, outcome })} invalidate={[['payments'], ['overview']]} />}
+      <MetadataCard metadata={payment.metadata} />
       <RoutingTrace trace={detail.data.routingTrace} what="payment" />
       <EventTimeline events={events} organizationId={scope.organizationId} />
     </Stack>

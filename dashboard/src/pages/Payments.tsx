@@ -5,7 +5,7 @@ import { GATEWAY_NAMES, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../../serve
 import { PaymentListInput } from '../../../server/admin/inputs/listing';
 import { api } from '../api/client';
 import { NewTestPayment } from '../parts/NewTestPayment';
-import { useSandboxAccess } from '../parts/sandbox-access';
+import { TestPaymentNotice, useTestPayments } from '../parts/TestPaymentNotice';
 import { SummaryCells } from '../parts/SummaryCells';
 import { useScope } from '../shell/scope';
 import { dayRange, FilterBar, useFilterParams } from '../ui/filters';
@@ -30,12 +30,13 @@ export default function PaymentsPage() {
     ['payments', 'list'],
     (filter, cursor) => api.payments.list.query({ ...filter, cursor }),
   );
-  const canTest = useSandboxAccess();
+  const canTest = useTestPayments() === 'ready';
   const [creating, setCreating] = useState(false);
   return (
     <Stack>
       <PageHeader title="Payments">{canTest && <Button onClick={() => setCreating(true)}>New test payment</Button>}</PageHeader>
       {canTest && <NewTestPayment environmentId={scope.environmentId} opened={creating} onClose={() => setCreating(false)} />}
+      <TestPaymentNotice />
       <FilterBar
         searchLabel="pay_… or externalId"
         fields={[

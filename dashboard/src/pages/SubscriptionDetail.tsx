@@ -9,6 +9,9 @@ import { RoutingTrace } from '../parts/RoutingTrace';
 import { useSandboxAccess } from '../parts/sandbox-access';
 import { Simulators, type SimulatorAction } from '../parts/Simulators';
 import { EventTimeline } from '../parts/Timeline';
+import { MetadataCard } from '../parts/MetadataCard';
+import { SubscriptionActions } from '../parts/SubscriptionActions';
+import { customerFacts } from '../parts/customer-facts';
 import { SummaryCells } from '../parts/SummaryCells';
 import { useScope } from '../shell/scope';
 import { CopyValue } from '../ui/Copy';
@@ -57,6 +60,7 @@ export default function SubscriptionDetailPage() {
             ['Gateway', subscription.gateway ?? '—'],
             ['Gateway reference', subscription.gatewayRef ?? '—'],
             ['Gateway status', subscription.gatewayStatus ?? '—'],
+            ...customerFacts(subscription),
             ['Trial ends', formatDate(subscription.trialEndsAt)],
             ['Next billing', formatDate(subscription.nextBillingAt)],
             ['Cancels at period end', subscription.cancelAtPeriodEnd ? 'yes' : 'no'],
@@ -65,8 +69,9 @@ export default function SubscriptionDetailPage() {
           ]}
         />
       </Card>
+      <SubscriptionActions subscription={subscription} organizationId={scope.organizationId} />
       {canSimulate && (
-        <Simulators actions={actions} run={(outcome) => api.simulators.subscription.mutate({ subscriptionId: subscription.id, outcome })} invalidate={[['subscriptions'], ['overview']]} />
+        <Simulators gateway={subscription.gateway} actions={actions} run={(outcome) => api.simulators.subscription.mutate({ subscriptionId: subscription.id, outcome })} invalidate={[['subscriptions'], ['overview']]} />
       )}
       <RoutingTrace trace={detail.data.routingTrace} what="subscription" />
       {payments.length > 0 && (
@@ -79,6 +84,7 @@ export default function SubscriptionDetailPage() {
           ))}
         </DataTable>
       )}
+      <MetadataCard metadata={subscription.metadata} />
       <EventTimeline events={events} organizationId={scope.organizationId} />
     </Stack>
   );

@@ -4,7 +4,10 @@
  */
 import { Badge, Button, Card, Drawer, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { Anchor } from '@mantine/core';
+import { Link } from 'react-router';
 import { api } from '../api/client';
+import { deliveryPath, eventPath } from './delivery-address';
 import { useCan } from '../api/session';
 import { useAction } from '../ui/action';
 import { formatDateTime } from '../ui/format';
@@ -49,6 +52,14 @@ export function DeliveryDrawer({ deliveryId, organizationId, onClose }: { delive
           <Text size="sm">
             To <Text span ff="monospace">{delivery.endpointUrl}</Text>
           </Text>
+          <Group gap="md">
+            <Anchor component={Link} to={eventPath(delivery.environmentId, delivery.eventId)} size="sm">
+              Event {delivery.eventId}
+            </Anchor>
+            <Anchor component={Link} to={deliveryPath(delivery.environmentId, delivery.id)} size="sm">
+              Link to this delivery
+            </Anchor>
+          </Group>
           {delivery.request ? (
             <Card withBorder>
               <Title order={3} size="h5" mb="xs">

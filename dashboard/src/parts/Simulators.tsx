@@ -4,7 +4,9 @@
  * embedded demo's gateway simulators. The server refuses them elsewhere.
  */
 import { Button, Card, Group, Text, Title } from '@mantine/core';
+import { useScope } from '../shell/scope';
 import { useAction } from '../ui/action';
+import { useReadiness } from './sandbox-readiness';
 
 export interface SimulatorAction<Outcome extends string> {
   outcome: Outcome;
@@ -13,15 +15,33 @@ export interface SimulatorAction<Outcome extends string> {
 }
 
 export function Simulators<Outcome extends string>({
+  gateway,
   actions,
   run,
   invalidate,
 }: {
+  /** The record's gateway: where no simulator plays it here, the card says so instead of offering buttons that would fail. */
+  gateway?: string;
   actions: SimulatorAction<Outcome>[];
   run: (outcome: Outcome) => Promise<unknown>;
   invalidate: unknown[][];
 }) {
+  const scope = useScope();
+  const readiness = useReadiness(scope.environmentId);
   const action = useAction(run, { success: (_, outcome) => `Simulated: ${outcome}.`, invalidate });
+  if (gateway && readiness.data && !readiness.data.simulators.includes(gateway as never)) {
+    return (
+      <Card withBorder>
+        <Title order={2} size="h4">
+          Simulate (sandbox)
+        </Title>
+        <Text size="sm" mt="xs">
+          No simulator plays {gateway} in this environment: its account here is a real gateway&apos;s test account. Pay or decline through its checkout or its own test
+          tools; its notification, or Sync, brings the outcome here.
+        </Text>
+      </Card>
+    );
+  }
   return (
     <Card withBorder style={{ borderColor: 'var(--mantine-color-orange-4)' }}>
       <Title order={2} size="h4">

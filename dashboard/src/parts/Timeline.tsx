@@ -2,6 +2,8 @@
 import { Anchor, Badge, Card, Collapse, Group, Stack, Text, Timeline, Title, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
 import type { Outputs } from '../api/client';
+import { Link, useParams } from 'react-router';
+import { eventPath } from './delivery-address';
 import { formatDateTime } from '../ui/format';
 import { Json } from '../ui/Json';
 import { Empty } from '../ui/states';
@@ -12,10 +14,13 @@ type TimelineEvent = Outputs['payments']['get']['events'][number];
 
 function EventItem({ event, onDelivery }: { event: TimelineEvent; onDelivery: (id: string) => void }) {
   const [open, setOpen] = useState(false);
+  const { environmentId = '' } = useParams();
   return (
     <Stack gap={4}>
       <Group gap="xs">
-        <Text fw={600}>{event.type}</Text>
+        <Anchor component={Link} to={eventPath(environmentId, event.id)} fw={600} aria-label={`Event ${event.type} (${event.id})`}>
+          {event.type}
+        </Anchor>
         <Text size="sm" c="dimmed">
           #{event.sequence} · {formatDateTime(event.createdAt)}
         </Text>

@@ -9,6 +9,7 @@ import { Suspense } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { api } from '../api/client';
 import { useSession, useSwitchSession } from '../api/session';
+import { SandboxBannerText } from '../parts/SandboxBannerText';
 import { useAction } from '../ui/action';
 import { Failed, Loading } from '../ui/states';
 import { resolveScope, useTenancy } from './scope';
@@ -161,7 +162,7 @@ export function AppLayout() {
               <Badge color="white" c="orange" variant="filled">
                 Sandbox
               </Badge>
-              <Text size="sm">Test data: no real money moves. Simulator actions are available on payments and subscriptions.</Text>
+              <SandboxBannerText environmentId={scope.environment!.id} />
             </Group>
           </Alert>
         )}

@@ -163,10 +163,12 @@ export class Refund extends RefundSchema.class {
    */
   applyGatewaySnapshot(snapshot: RefundSnapshot, report: { reportedAt: Date | null }): DomainEvent[] {
     if (report.reportedAt && (!this.gatewaySeenAt || report.reportedAt > this.gatewaySeenAt)) this.gatewaySeenAt = report.reportedAt;
+    // A final refund keeps the gateway's word that made it final.
+    if (isFinalRefundStatus(this.status)) return [];
+    this.gatewayStatus = clip(snapshot.rawStatus, 64);
     const next = nextRefundStatus(this.status, snapshot.status, snapshot.statusKnown);
     if (!next || next === 'pending') return [];
     this.status = next;
-    this.gatewayStatus = clip(snapshot.rawStatus, 64);
     if (next === 'failed') this.failureReason = clip(snapshot.failureReason, TEXT_LIMITS.refundFailureReason) ?? 'the gateway did not say why';
     // Nothing is left to find out at the gateway.
     this.reconcileAt = null;

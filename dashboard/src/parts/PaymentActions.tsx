@@ -1,0 +1,77 @@
+/**
+ * Cancel and Sync on a payment, for developers and owners (viewers see them
+ * disabled, with why). The server says beforehand what the API would refuse
+ * and why (payments.actions: a Pix cannot be canceled, a paid payment is not
+ * canceled, a gateway that cannot cancel); the actions run the /v1 use cases.
+ */
+import { Button, Card, Group, Stack, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../api/client';
+import { useCan } from '../api/session';
+import { useConfirmTarget } from '../shell/confirm-target';
+import { useAction } from '../ui/action';
+import { ConfirmButton } from '../ui/ConfirmButton';
+import { ActionReasons } from './ActionReasons';
+
+interface PaymentLike {
+  id: string;
+  status: string;
+  method: string;
+  gateway: string;
+  updatedAt: string;
+}
+
+export function PaymentActions({ payment, organizationId }: { payment: PaymentLike; organizationId: string }) {
+  const canAct = useCan(organizationId, 'develop');
+  const target = useConfirmTarget();
+  // Keyed by the payment's state: a new status reads its options again.
+  const options = useQuery({
+    queryKey: ['payments', 'actions', payment.id, payment.status, payment.updatedAt],
+    queryFn: () => api.payments.actions.query({ paymentId: payment.id }),
+  });
+  const invalidate = [['payments'], ['overview']];
+  const cancel = useAction(() => api.payments.cancel.mutate({ paymentId: payment.id }), { success: (answer) => `Payment ${answer.id} canceled.`, invalidate });
+  const sync = useAction(() => api.payments.sync.mutate({ paymentId: payment.id }), {
+    success: (answer) => `Read from ${payment.gateway}: the payment is ${answer.status}.`,
+    invalidate,
+  });
+  const can = options.data;
+  return (
+    <Card withBorder>
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          Actions
+        </Title>
+        <Group gap="xs">
+          <ConfirmButton
+            color="red"
+            variant="light"
+            disabled={!canAct || !can?.cancel.allowed || sync.isPending}
+            loading={cancel.isPending}
+            confirm={{
+              title: `Cancel payment ${payment.id}?`,
+              message: `The customer can no longer pay it: ${payment.gateway} closes its checkout, and payment.canceled is sent to your webhook endpoints. A canceled payment cannot be reopened; a new one is needed.`,
+              confirmLabel: 'Cancel payment',
+              cancelLabel: 'Keep it',
+              danger: true,
+              target,
+            }}
+            onConfirm={() => cancel.mutate(undefined)}
+          >
+            Cancel payment
+          </ConfirmButton>
+          <Button variant="default" disabled={!canAct || !can?.sync.allowed || cancel.isPending} loading={sync.isPending} onClick={() => sync.mutate(undefined)}>
+            Sync from {payment.gateway}
+          </Button>
+        </Group>
+        <ActionReasons
+          canAct={canAct}
+          reasons={[
+            ['Cancel', can?.cancel.reason],
+            ['Sync', can?.sync.reason],
+          ]}
+        />
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * Cancel (now, or at the end of the period where the gateway supports it)
+ * and Sync on a subscription, for developers and owners; viewers see them
+ * disabled, with why. subscriptions.actions says beforehand what the API
+ * would refuse and why; the actions run the /v1 use cases.
+ */
+import { Button, Card, Group, Stack, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../api/client';
+import { useCan } from '../api/session';
+import { useConfirmTarget } from '../shell/confirm-target';
+import { useAction } from '../ui/action';
+import { ConfirmButton } from '../ui/ConfirmButton';
+import { formatDate } from '../ui/format';
+import { ActionReasons } from './ActionReasons';
+
+interface SubscriptionLike {
+  id: string;
+  status: string;
+  gateway: string;
+  nextBillingAt: string | null;
+  cancelAtPeriodEnd: boolean;
+  updatedAt: string;
+}
+
+export function SubscriptionActions({ subscription, organizationId }: { subscription: SubscriptionLike; organizationId: string }) {
+  const canAct = useCan(organizationId, 'develop');
+  const target = useConfirmTarget();
+  const options = useQuery({
+    queryKey: ['subscriptions', 'actions', subscription.id, subscription.status, subscription.updatedAt, subscription.cancelAtPeriodEnd],
+    queryFn: () => api.subscriptions.actions.query({ subscriptionId: subscription.id }),
+  });
+  const invalidate = [['subscriptions'], ['payments'], ['overview']];
+  const cancel = useAction((atPeriodEnd: boolean) => api.subscriptions.cancel.mutate({ subscriptionId: subscription.id, atPeriodEnd }), {
+    success: (answer, atPeriodEnd) => (atPeriodEnd ? `Subscription ${answer.id} ends at the end of its period.` : `Subscription ${answer.id} canceled.`),
+    invalidate,
+  });
+  const sync = useAction(() => api.subscriptions.sync.mutate({ subscriptionId: subscription.id }), {
+    success: (answer) => `Read from ${subscription.gateway}: the subscription is ${answer.status}.`,
+    invalidate,
+  });
+  const can = options.data;
+  const busy = cancel.isPending || sync.isPending;
+  const periodEnd = subscription.nextBillingAt ? formatDate(subscription.nextBillingAt) : 'the end of the current period';
+  return (
+    <Card withBorder>
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          Actions
+        </Title>
+        <Group gap="xs">
+          <ConfirmButton
+            color="orange"
+            variant="light"
+            disabled={!canAct || !can?.cancelAtPeriodEnd.allowed || busy}
+            loading={cancel.isPending && cancel.variables === true}
+            confirm={{
+              title: `Cancel ${subscription.id} at the end of its period?`,
+              message: `The customer keeps what they paid for until ${periodEnd}; no charge is made after that, and subscription.canceled is sent when it ends.`,
+              confirmLabel: 'Cancel at period end',
+              cancelLabel: 'Keep it',
+              target,
+            }}
+            onConfirm={() => cancel.mutate(true)}
+          >
+            Cancel at period end
+          </ConfirmButton>
+          <ConfirmButton
+            color="red"
+            variant="light"
+            disabled={!canAct || !can?.cancelNow.allowed || busy}
+            loading={cancel.isPending && cancel.variables === false}
+            confirm={{
+              title: `Cancel ${subscription.id} now?`,
+              message: `It ends at once at ${subscription.gateway}: no further charge, and subscription.canceled is sent to your webhook endpoints. This cannot be undone.`,
+              confirmLabel: 'Cancel now',
+              cancelLabel: 'Keep it',
+              danger: true,
+              target,
+            }}
+            onConfirm={() => cancel.mutate(false)}
+          >
+            Cancel now
+          </ConfirmButton>
+          <Button variant="default" disabled={!canAct || !can?.sync.allowed || busy} loading={sync.isPending} onClick={() => sync.mutate(undefined)}>
+            Sync from {subscription.gateway}
+          </Button>
+        </Group>
+        <ActionReasons
+          canAct={canAct}
+          reasons={[
+            ['Cancel at period end', can?.cancelAtPeriodEnd.reason],
+            ['Cancel now', can?.cancelNow.reason],
+            ['Sync', can?.sync.reason],
+          ]}
+        />
+      </Stack>
+    </Card>
+  );
+}
