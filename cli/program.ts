@@ -13,6 +13,7 @@ import { printResult, type Columns } from './output';
 import { examples, type CliTools } from './tools';
 import { registerListenCommand } from './listen-command';
 import { registerReconciliationCommands } from './reconciliation-command';
+import { registerRefundCommands } from './refund-commands';
 import { registerTriggerCommand } from './trigger-command';
 import { registerUserCommands } from './user-commands';
 import { registerWebhookCommands } from './webhook-commands';
@@ -93,6 +94,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, argv: readonl
   registerListenCommand(program, tools);
   registerTriggerCommand(program, tools);
   registerReconciliationCommands(program, tools);
+  registerRefundCommands(program, tools);
   registerUserCommands(program, tools);
   registerCompletionCommand(program);
   return program;
