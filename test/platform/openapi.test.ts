@@ -103,7 +103,7 @@ describe('the published contract', () => {
 
   it('states the readings of the contract', () => {
     const description: string = document.info.description;
-    for (const phrase of ['Error bodies', 'Payment cancel', 'Subscription initial status', 'Precedence', 'Rate-limit headers', 'Repeated `externalId`', 'Metadata rules', '`currency`', 'Outbound event `provider`', 'Webhook delivery']) {
+    for (const phrase of ['Error bodies', 'Payment cancel', 'Subscription initial status', 'Precedence', 'Rate-limit headers', 'Repeated `externalId`', 'Metadata rules', '`currency`', 'Outbound event `provider`', 'Webhook delivery', 'Routing fallback']) {
       expect(description).toContain(phrase);
     }
   });

@@ -13,8 +13,10 @@ export function messageOf(error: unknown): string {
   const failure = failureOf(error);
   if (!failure) return error instanceof Error && error.message ? error.message : 'Something went wrong.';
   const details = failure.issues
-    .filter((issue) => issue.message && issue.message !== failure.message)
-    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message));
+    .filter((issue) => issue.message)
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    // The operator API may already have joined the first problem to its message ("… amount: must be at most 2500…").
+    .filter((detail) => !failure.message.includes(detail));
   return details.length ? `${failure.message} ${details.join('; ')}` : failure.message;
 }
 

@@ -11,6 +11,8 @@ import { RoutingTrace } from '../parts/RoutingTrace';
 import { useSandboxAccess } from '../parts/sandbox-access';
 import { Simulators, type SimulatorAction } from '../parts/Simulators';
 import { EventTimeline } from '../parts/Timeline';
+import { PaymentRefunds } from '../parts/RefundAction';
+import { pendingRefunds, refundOfEvent } from '../parts/RefundsList';
 import { MetadataCard } from '../parts/MetadataCard';
 import { PaymentActions } from '../parts/PaymentActions';
 import { PixCode } from '../parts/PixCode';
@@ -29,16 +31,20 @@ export default function PaymentDetailPage() {
     queryKey: ['payments', 'get', paymentId],
     queryFn: () => api.payments.get.query({ paymentId }),
     // The gateway's notifications and the deliveries arrive in the background: the page follows them until the
-    // payment is final and every delivery has an outcome (an action or a resend on the page fetches it again).
+    // payment is final, no refund waits for its gateway, and every delivery has an outcome (an action or a resend on the page fetches it again).
     refetchInterval: (query) => {
       const data = query.state.data;
-      const settled = data && FINAL_PAYMENT_STATUSES.includes(data.payment.status) && data.events.every((event) => event.dispatchedAt && event.deliveries.every((d) => d.status !== 'PENDING'));
+      const settled =
+        data &&
+        FINAL_PAYMENT_STATUSES.includes(data.payment.status) &&
+        pendingRefunds(data.refunds).length === 0 &&
+        data.events.every((event) => event.dispatchedAt && event.deliveries.every((d) => d.status !== 'PENDING'));
       return settled ? false : 3_000;
     },
   });
   if (detail.error) return <Failed error={detail.error} />;
   if (!detail.data) return <Loading />;
-  const { payment, events } = detail.data;
+  const { payment, events, refunds } = detail.data;
   const final = FINAL_PAYMENT_STATUSES.includes(payment.status);
   const actions: SimulatorAction<PaymentOutcome>[] = final
     ? []
@@ -76,8 +82,9 @@ export default function PaymentDetailPage() {
       <PaymentActions payment={payment} organizationId={scope.organizationId} />
       {canSimulate && <Simulators gateway={payment.gateway} actions={actions} run={(outcome) => api.simulators.payment.mutate({ paymentId: payment.id, outcome })} invalidate={[['payments'], ['overview']]} />}
       <MetadataCard metadata={payment.metadata} />
+      <PaymentRefunds environmentId={scope.environmentId} organizationId={scope.organizationId} payment={payment} refunds={refunds} />
       <RoutingTrace trace={detail.data.routingTrace} what="payment" />
-      <EventTimeline events={events} organizationId={scope.organizationId} />
+      <EventTimeline events={events} organizationId={scope.organizationId} annotate={refundOfEvent(refunds)} />
     </Stack>
   );
 }

@@ -24,6 +24,8 @@ export default function PaymentsPage() {
       status: filters.get('status'),
       method: filters.get('method'),
       gateway: filters.get('gateway'),
+      // Payments with at least one refund, whatever its status.
+      refunded: filters.get('refunded') === 'yes' ? (true as const) : undefined,
       search: filters.get('q'),
       ...dayRange(filters.get('from'), filters.get('to')),
     },
@@ -43,6 +45,7 @@ export default function PaymentsPage() {
           { name: 'status', label: 'Status', options: PAYMENT_STATUSES },
           { name: 'method', label: 'Method', options: PAYMENT_METHODS },
           { name: 'gateway', label: 'Gateway', options: GATEWAY_NAMES },
+          { name: 'refunded', label: 'Refunded', options: ['yes'] },
         ]}
       />
       <PagedTable

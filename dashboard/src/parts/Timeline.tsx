@@ -1,6 +1,6 @@
 /** The events of a payment or subscription in order, each with its exact payload and its deliveries. */
 import { Anchor, Badge, Card, Collapse, Group, Stack, Text, Timeline, Title, UnstyledButton } from '@mantine/core';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Outputs } from '../api/client';
 import { Link, useParams } from 'react-router';
 import { eventPath } from './delivery-address';
@@ -12,7 +12,7 @@ import { DeliveryDrawer } from './DeliveryDrawer';
 
 type TimelineEvent = Outputs['payments']['get']['events'][number];
 
-function EventItem({ event, onDelivery }: { event: TimelineEvent; onDelivery: (id: string) => void }) {
+function EventItem({ event, onDelivery, annotation }: { event: TimelineEvent; onDelivery: (id: string) => void; annotation?: ReactNode }) {
   const [open, setOpen] = useState(false);
   const { environmentId = '' } = useParams();
   return (
@@ -25,6 +25,7 @@ function EventItem({ event, onDelivery }: { event: TimelineEvent; onDelivery: (i
           #{event.sequence} · {formatDateTime(event.createdAt)}
         </Text>
       </Group>
+      {annotation}
       {event.deliveries.length === 0 ? (
         <Text size="sm" c="dimmed">
           {event.dispatchedAt ? 'No endpoint wanted this event.' : 'Waiting to be dispatched to endpoints.'}
@@ -54,7 +55,8 @@ function EventItem({ event, onDelivery }: { event: TimelineEvent; onDelivery: (i
   );
 }
 
-export function EventTimeline({ events, organizationId }: { events: TimelineEvent[]; organizationId: string }) {
+/** `annotate`: what the page adds under an event (a refund's current state under its refund.created). */
+export function EventTimeline({ events, organizationId, annotate }: { events: TimelineEvent[]; organizationId: string; annotate?: (event: TimelineEvent) => ReactNode }) {
   const [deliveryId, setDeliveryId] = useState<string | null>(null);
   return (
     <Card withBorder>
@@ -67,7 +69,7 @@ export function EventTimeline({ events, organizationId }: { events: TimelineEven
         <Timeline active={events.length - 1} bulletSize={14} lineWidth={2} aria-label="Events">
           {events.map((event) => (
             <Timeline.Item key={event.id}>
-              <EventItem event={event} onDelivery={setDeliveryId} />
+              <EventItem event={event} onDelivery={setDeliveryId} annotation={annotate?.(event)} />
             </Timeline.Item>
           ))}
         </Timeline>

@@ -2,6 +2,7 @@ import { Badge } from '@mantine/core';
 
 const COLORS: Record<string, string> = {
   paid: 'green',
+  succeeded: 'green',
   active: 'green',
   SENT: 'green',
   created: 'gray',
