@@ -44,8 +44,8 @@ export function GatewayHealth({ environmentId }: { environmentId: string }) {
                 {gateway.gateway}
               </Text>
             </Table.Td>
-            <Table.Td>
-              <Badge color={state.color} variant="light" title={state.meaning}>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>
+              <Badge color={state.color} variant="light" title={state.meaning} style={{ overflow: 'visible' }}>
                 {state.label}
               </Badge>
             </Table.Td>

@@ -112,8 +112,8 @@ function DryRunAnswer({ answer, method, externalId }: { answer: Explanation; met
                   </Group>
                 </Table.Td>
                 <Table.Td>{candidate.weight ?? '—'}</Table.Td>
-                <Table.Td>
-                  <Badge color={state.color} variant="light">
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  <Badge color={state.color} variant="light" style={{ overflow: 'visible' }}>
                     {state.label}
                   </Badge>
                 </Table.Td>

@@ -16,7 +16,7 @@ import { ruleSummary } from './routing-rule';
 const ORPHAN: Record<OrphanFate, string> = {
   cancel_pending: 'what it may have created is being canceled',
   canceled: 'what it created was canceled',
-  left_to_expire: 'its Pix code is left to expire (never shown to the customer)',
+  left_to_expire: 'whatever it created there is left to expire (no Pix code of it was shown to the customer)',
   nothing_found: 'nothing was created there',
   cancel_failed: 'canceling what it created failed',
 };
@@ -78,15 +78,15 @@ export function RoutingTrace({ trace, what }: { trace: Trace; what: 'payment' | 
                     {attempt.gateway}
                   </Text>
                 </Table.Td>
-                <Table.Td>
-                  <Badge color={OUTCOME_COLOR[attempt.outcome] ?? 'gray'} variant="light">
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  <Badge color={OUTCOME_COLOR[attempt.outcome] ?? 'gray'} variant="light" style={{ overflow: 'visible' }}>
                     {attempt.outcome.replaceAll('_', ' ')}
                   </Badge>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   <span title={formatDateTime(attempt.startedAt)}>{time.format(new Date(attempt.startedAt))}</span>
                 </Table.Td>
-                <Table.Td>{Math.round(attempt.durationMs)} ms</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{Math.round(attempt.durationMs)} ms</Table.Td>
                 <Table.Td>
                   <Text size="sm" style={{ wordBreak: 'break-word' }}>
                     {[attempt.detail, attempt.orphan && ORPHAN[attempt.orphan]].filter(Boolean).join('; ') || '—'}
