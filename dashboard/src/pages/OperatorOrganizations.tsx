@@ -141,7 +141,7 @@ export default function OperatorOrganizationsPage() {
                   New project
                 </Button>
                 <Button size="xs" variant="default" onClick={() => setInvitingOwner(organization)} aria-label={`Invite an owner of ${organization.name}`}>
-                  Invite owner
+                  Invite an owner
                 </Button>
               </Group>
             </Table.Td>

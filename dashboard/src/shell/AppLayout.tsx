@@ -6,12 +6,15 @@
 import { AppShell, Alert, Avatar, Burger, Group, Menu, NavLink, Button, SegmentedControl, Select, Text, VisuallyHidden, Badge } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
-import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { api } from '../api/client';
 import { useSession, useSwitchSession } from '../api/session';
 import { SandboxBannerText } from '../parts/SandboxBannerText';
 import { useAction } from '../ui/action';
+import { NotAvailable } from '../ui/NotAvailable';
+import { MAIN_ID, SkipLink, useFocusMainOnNavigation } from '../ui/SkipLink';
 import { Failed, Loading } from '../ui/states';
+import { SANDBOX_COLOR } from '../ui/theme';
 import { resolveScope, useTenancy } from './scope';
 
 const SECTIONS = [
@@ -78,11 +81,12 @@ export function AppLayout() {
   const navigate = useNavigate();
   const location = useLocation();
   const session = useSession();
+  useFocusMainOnNavigation();
 
   if (tenancy.error) return <Failed error={tenancy.error} />;
   if (tenancy.isPending) return <Loading />;
   const scope = resolveScope(tenancy, environmentId);
-  if (environmentId && !scope.environment) return <Navigate to="/" replace />;
+  if (environmentId && !scope.environment) return <NotAvailable />;
 
   const section = sectionOf(location.pathname);
   const go = (envId: string | null) => {
@@ -118,6 +122,7 @@ export function AppLayout() {
 
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <SkipLink />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="xs" wrap="nowrap">
@@ -133,7 +138,7 @@ export function AppLayout() {
                   size="sm"
                   value={scope.environment.id}
                   onChange={go}
-                  color={sandbox ? 'orange' : 'blue'}
+                  color={sandbox ? SANDBOX_COLOR : 'blue.9'}
                   data={scope.siblings.map((e) => ({ value: e.id, label: e.kind === 'sandbox' ? 'Sandbox' : 'Production' }))}
                 />
               </>
@@ -155,11 +160,11 @@ export function AppLayout() {
         {session.user.platformOperator && <NavLink component={Link} to="/operator/organizations" label="Organizations (operator)" onClick={close} />}
         <NavLink component={Link} to="/account/sessions" label="Your sessions" onClick={close} />
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
         {sandbox && (
-          <Alert color="orange" variant="filled" radius="sm" py={6} mb="md" role="note" data-testid="sandbox-banner">
+          <Alert color={SANDBOX_COLOR} variant="filled" radius="sm" py={6} mb="md" role="note" data-testid="sandbox-banner">
             <Group gap="xs">
-              <Badge color="white" c="orange" variant="filled">
+              <Badge color="white" c={SANDBOX_COLOR} variant="filled">
                 Sandbox
               </Badge>
               <SandboxBannerText environmentId={scope.environment!.id} />
