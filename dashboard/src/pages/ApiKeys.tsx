@@ -13,6 +13,7 @@ import { useCan } from '../api/session';
 import { SecretOnce } from '../parts/SecretOnce';
 import { useScope } from '../shell/scope';
 import { useAction } from '../ui/action';
+import { Bidi } from '../ui/Bidi';
 import { ConfirmButton } from '../ui/ConfirmButton';
 import { useConfirmTarget } from '../shell/confirm-target';
 import { DataTable } from '../ui/DataTable';
@@ -102,7 +103,7 @@ export default function ApiKeysPage() {
               return (
                 <Table.Tr key={key.id} c={key.revokedAt ? 'dimmed' : undefined}>
                   <Table.Td>
-                    {key.name ?? <Text c="dimmed" span>unnamed</Text>}{' '}
+                    {key.name ? <Bidi>{key.name}</Bidi> : <Text c="dimmed" span>unnamed</Text>}{' '}
                     {key.revokedAt && (
                       <Badge color="red" variant="light" size="sm">
                         revoked {formatDateTime(key.revokedAt)}

@@ -21,6 +21,7 @@ import { useAction } from '../ui/action';
 import { askConfirmation } from '../ui/ConfirmButton';
 import { useConfirmTarget } from '../shell/confirm-target';
 import { endpointSwitchConfirmation } from '../parts/gateway-effects';
+import { Bidi } from '../ui/Bidi';
 import { DataTable } from '../ui/DataTable';
 import { formatDateTime } from '../ui/format';
 import { Loaded } from '../ui/Loaded';
@@ -165,11 +166,11 @@ export default function EndpointsPage() {
               <Table.Tr key={endpoint.id}>
                 <Table.Td>
                   <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
-                    {endpoint.url}
+                    <Bidi>{endpoint.url}</Bidi>
                   </Text>
                   {endpoint.description && (
                     <Text size="xs" c="dimmed">
-                      {endpoint.description}
+                      <Bidi>{endpoint.description}</Bidi>
                     </Text>
                   )}
                   <Anchor component={Link} to={`/e/${scope.environmentId}/deliveries?endpoint=${endpoint.id}`} size="xs">
@@ -275,7 +276,7 @@ export default function EndpointsPage() {
       />
       <SecretOnce secret={secret?.value ?? null} title="Signing secret" label="signing secret" onClose={() => setSecret(null)}>
         <Text size="sm">
-          Deliveries to <Text span ff="monospace">{secret?.url}</Text> are signed with this secret. Verify the signature header with it.
+          Deliveries to <Text span ff="monospace"><Bidi>{secret?.url}</Bidi></Text> are signed with this secret. Verify the signature header with it.
         </Text>
       </SecretOnce>
     </Stack>

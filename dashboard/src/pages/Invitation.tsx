@@ -12,6 +12,7 @@ import { api } from '../api/client';
 import { messageOf } from '../api/errors';
 import { useSessionQuery, useSwitchSession } from '../api/session';
 import { useNewPasswordForm } from '../ui/new-password';
+import { Bidi } from '../ui/Bidi';
 import { Loading } from '../ui/states';
 
 export default function InvitationPage() {
@@ -56,7 +57,7 @@ export default function InvitationPage() {
           )}
           {details && (
             <Text>
-              Join <b>{details.organizationName}</b> as <b>{details.role}</b>, with the address <b>{details.email}</b>.
+              Join <b><Bidi>{details.organizationName}</Bidi></b> as <b>{details.role}</b>, with the address <b><Bidi>{details.email}</Bidi></b>.
             </Text>
           )}
           {details?.hasAccount && signedInAs === details.email && (

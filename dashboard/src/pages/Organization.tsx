@@ -13,6 +13,7 @@ import { api } from '../api/client';
 import { useCan, useSession } from '../api/session';
 import { resolveScope, useScope, useTenancy } from '../shell/scope';
 import { useAction } from '../ui/action';
+import { Bidi } from '../ui/Bidi';
 import { ConfirmButton } from '../ui/ConfirmButton';
 import { CopyValue } from '../ui/Copy';
 import { DataTable } from '../ui/DataTable';
@@ -80,7 +81,7 @@ export default function OrganizationPage() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        {organization?.name ?? 'Organization'}
+        <Bidi>{organization?.name ?? 'Organization'}</Bidi>
       </Title>
       <Group grow align="stretch" wrap="wrap">
         <Card withBorder miw={260}>
@@ -117,7 +118,7 @@ export default function OrganizationPage() {
               {data.members.map((member) => (
                 <Table.Tr key={member.userId}>
                   <Table.Td>
-                    {member.email} {member.userId === session.user.id && <Badge size="xs">you</Badge>}
+                    <Bidi>{member.email}</Bidi> {member.userId === session.user.id && <Badge size="xs">you</Badge>}
                   </Table.Td>
                   <Table.Td>
                     {isOwner ? (
@@ -156,7 +157,7 @@ export default function OrganizationPage() {
               {data.invitations.map((invitation) => (
                 <Table.Tr key={invitation.id}>
                   <Table.Td>
-                    {invitation.email}{' '}
+                    <Bidi>{invitation.email}</Bidi>{' '}
                     <Badge size="xs" color="yellow" variant="light">
                       invited
                     </Badge>

@@ -17,6 +17,7 @@ import { MetadataCard } from '../parts/MetadataCard';
 import { PaymentActions } from '../parts/PaymentActions';
 import { PixCode } from '../parts/PixCode';
 import { useScope } from '../shell/scope';
+import { Bidi } from '../ui/Bidi';
 import { CopyValue } from '../ui/Copy';
 import { formatAmount, formatDateTime } from '../ui/format';
 import { Failed, Loading } from '../ui/states';
@@ -60,12 +61,12 @@ export default function PaymentDetailPage() {
         <Facts
           items={[
             ['Payment id', <CopyValue value={payment.id} label="payment id" />],
-            ['External id', payment.externalId],
+            ['External id', <Bidi>{payment.externalId}</Bidi>],
             ['Method', payment.method],
             ['Gateway', payment.gateway ?? '—'],
             ['Gateway reference', payment.gatewayRef ?? '—'],
             ['Gateway status', payment.gatewayStatus ?? '—'],
-            ['Customer', payment.customer ? [payment.customer.name, payment.customer.email].filter(Boolean).join(' · ') || '—' : '—'],
+            ['Customer', payment.customer?.name || payment.customer?.email ? <><Bidi>{payment.customer.name}</Bidi>{payment.customer.name && payment.customer.email ? ' · ' : ''}<Bidi>{payment.customer.email}</Bidi></> : '—'],
             ['Card', payment.card ? `${payment.card.brand} •••• ${payment.card.last4}` : '—'],
             // What the customer pays with while the payment is open: the Pix copy-and-paste code, or the hosted checkout.
             ...(!final && payment.checkoutUrl

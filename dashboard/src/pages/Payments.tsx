@@ -13,6 +13,7 @@ import { formatDateTime } from '../ui/format';
 import { useFilteredPages } from '../ui/filtered-pages';
 import { PagedTable } from '../ui/PagedTable';
 import { PageHeader } from '../ui/PageHeader';
+import { Bidi } from '../ui/Bidi';
 
 export default function PaymentsPage() {
   const scope = useScope();
@@ -61,7 +62,7 @@ export default function PaymentsPage() {
             <Table.Td>{payment.gateway ?? '—'}</Table.Td>
             <Table.Td>
               <Text size="sm" truncate maw={200}>
-                {payment.externalId}
+                <Bidi>{payment.externalId}</Bidi>
               </Text>
             </Table.Td>
             <Table.Td>{formatDateTime(payment.createdAt)}</Table.Td>

@@ -14,6 +14,7 @@ import { SubscriptionActions } from '../parts/SubscriptionActions';
 import { customerFacts } from '../parts/customer-facts';
 import { SummaryCells } from '../parts/SummaryCells';
 import { useScope } from '../shell/scope';
+import { Bidi } from '../ui/Bidi';
 import { CopyValue } from '../ui/Copy';
 import { DataTable } from '../ui/DataTable';
 import { formatAmount, formatDate, formatDateTime } from '../ui/format';
@@ -56,7 +57,7 @@ export default function SubscriptionDetailPage() {
         <Facts
           items={[
             ['Subscription id', <CopyValue value={subscription.id} label="subscription id" />],
-            ['External id', subscription.externalId],
+            ['External id', <Bidi>{subscription.externalId}</Bidi>],
             ['Gateway', subscription.gateway ?? '—'],
             ['Gateway reference', subscription.gatewayRef ?? '—'],
             ['Gateway status', subscription.gatewayStatus ?? '—'],

@@ -9,6 +9,7 @@ import { dayRange, FilterBar, useFilterParams } from '../ui/filters';
 import { formatDate, formatDateTime } from '../ui/format';
 import { useFilteredPages } from '../ui/filtered-pages';
 import { PagedTable } from '../ui/PagedTable';
+import { Bidi } from '../ui/Bidi';
 
 export default function SubscriptionsPage() {
   const scope = useScope();
@@ -51,7 +52,7 @@ export default function SubscriptionsPage() {
             <Table.Td>{formatDate(subscription.nextBillingAt)}</Table.Td>
             <Table.Td>
               <Text size="sm" truncate maw={200}>
-                {subscription.externalId}
+                <Bidi>{subscription.externalId}</Bidi>
               </Text>
             </Table.Td>
             <Table.Td>{formatDateTime(subscription.createdAt)}</Table.Td>

@@ -10,6 +10,7 @@ import { api } from '../api/client';
 import { deliveryPath, eventPath } from './delivery-address';
 import { useCan } from '../api/session';
 import { useAction } from '../ui/action';
+import { Bidi } from '../ui/Bidi';
 import { formatDateTime } from '../ui/format';
 import { Json } from '../ui/Json';
 import { Failed, Loading } from '../ui/states';
@@ -50,7 +51,7 @@ export function DeliveryDrawer({ deliveryId, organizationId, onClose }: { delive
             )}
           </Group>
           <Text size="sm">
-            To <Text span ff="monospace">{delivery.endpointUrl}</Text>
+            To <Text span ff="monospace"><Bidi>{delivery.endpointUrl}</Bidi></Text>
           </Text>
           <Group gap="md">
             <Anchor component={Link} to={eventPath(delivery.environmentId, delivery.eventId)} size="sm">

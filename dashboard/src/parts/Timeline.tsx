@@ -4,6 +4,7 @@ import { useState, type ReactNode } from 'react';
 import type { Outputs } from '../api/client';
 import { Link, useParams } from 'react-router';
 import { eventPath } from './delivery-address';
+import { Bidi } from '../ui/Bidi';
 import { formatDateTime } from '../ui/format';
 import { Json } from '../ui/Json';
 import { Empty } from '../ui/states';
@@ -36,7 +37,7 @@ function EventItem({ event, onDelivery, annotation }: { event: TimelineEvent; on
             <StatusBadge status={delivery.status} />
             <Anchor component="button" type="button" size="sm" onClick={() => onDelivery(delivery.id)} aria-label={`Delivery ${delivery.id} to ${delivery.endpointUrl}`}>
               <Text span size="sm" truncate maw={300} display="inline-block" style={{ verticalAlign: 'bottom' }}>
-                {delivery.endpointUrl}
+                <Bidi>{delivery.endpointUrl}</Bidi>
               </Text>
             </Anchor>
             <Badge variant="outline" color="gray" size="sm">
