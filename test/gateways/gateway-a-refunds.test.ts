@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import type { CreateRefundInput, PaymentSnapshot } from '../../server/gateways/adapter';
-import { CREDENTIALS, CUSTOMER, expectApiError, startGateway, type GatewayUnderTest } from '../support/gateway-harness';
+import { CREDENTIALS, CUSTOMER, expectApiError, PATIENT_TIMEOUTS, startGateway, type GatewayUnderTest } from '../support/gateway-harness';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/gateway-webhook-receiver';
 
 let gw: GatewayUnderTest;
@@ -17,7 +17,7 @@ const key = () => `a-refund-${++seq}`;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  gw = await startGateway('gateway_a', { webhookUrl: receiver.url });
+  gw = await startGateway('gateway_a', { webhookUrl: receiver.url, timeouts: PATIENT_TIMEOUTS });
 });
 afterAll(async () => {
   await gw.close();

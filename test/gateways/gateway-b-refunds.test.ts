@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import type { CreateRefundInput, PaymentSnapshot } from '../../server/gateways/adapter';
-import { CREDENTIALS, CUSTOMER, expectApiError, startGateway, type GatewayUnderTest } from '../support/gateway-harness';
+import { CREDENTIALS, CUSTOMER, expectApiError, PATIENT_TIMEOUTS, startGateway, type GatewayUnderTest } from '../support/gateway-harness';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/gateway-webhook-receiver';
 
 let gw: GatewayUnderTest;
@@ -19,7 +19,7 @@ const basic = `Basic ${Buffer.from(`${CREDENTIALS.gateway_b.apiKey}:`).toString(
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  gw = await startGateway('gateway_b', { webhookUrl: receiver.url });
+  gw = await startGateway('gateway_b', { webhookUrl: receiver.url, timeouts: PATIENT_TIMEOUTS });
 });
 afterAll(async () => {
   await gw.close();

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { request } from 'undici';
 import type { CreateRefundInput, PaymentSnapshot } from '../../server/gateways/adapter';
-import { CREDENTIALS, CUSTOMER, expectApiError, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
+import { CREDENTIALS, CUSTOMER, expectApiError, PATIENT_TIMEOUTS, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/gateway-webhook-receiver';
 
 let gw: GatewayUnderTest;
@@ -20,7 +20,7 @@ const AUTH = { 'x-api-key': CREDENTIALS.gateway_c.apiKey, 'x-api-secret': CREDEN
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  gw = await startGateway('gateway_c', { webhookUrl: receiver.url });
+  gw = await startGateway('gateway_c', { webhookUrl: receiver.url, timeouts: PATIENT_TIMEOUTS });
 });
 afterAll(async () => {
   await gw.close();

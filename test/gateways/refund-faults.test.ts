@@ -9,6 +9,11 @@ import type { GatewayName } from '../../server/contract/enums';
 import type { CreateRefundInput, PaymentSnapshot } from '../../server/gateways/adapter';
 import { CUSTOMER, expectApiError, settledWithin, startGateway, type GatewayUnderTest } from '../support/gateway-harness';
 
+/** Long enough that a busy machine's answer is not taken for a timeout, short against the injected latency. */
+const TIMEOUTS = { connectMs: 2_000, totalMs: 1_500 };
+const LATE_MS = 4_000;
+const BOUND_MS = 8_000;
+
 const KINDS: { gateway: GatewayName; method: 'pix' | 'card' }[] = [
   { gateway: 'gateway_a', method: 'card' },
   { gateway: 'gateway_a', method: 'pix' },
@@ -25,7 +30,7 @@ describe.each(KINDS)('$gateway $method refund faults', ({ gateway, method }) => 
   const AMOUNT = 1_200;
 
   beforeAll(async () => {
-    gw = await startGateway(gateway);
+    gw = await startGateway(gateway, { timeouts: TIMEOUTS });
   });
   afterAll(async () => {
     await gw.close();
@@ -42,12 +47,13 @@ describe.each(KINDS)('$gateway $method refund faults', ({ gateway, method }) => 
     const payment = await paid();
     const before = gw.sim.stats().created.refunds;
     const input = refundOf(payment);
-    // Answers long after the adapter's 300 ms: the gateway made the refund, the caller never heard.
-    gw.sim.injectFault('createRefund', { kind: 'latency', ms: 800 });
-    const result = await settledWithin(gw.adapter.createRefund(input), 3_000);
+    // Answers long after the adapter gave up: the gateway made the refund, the caller never heard.
+    gw.sim.injectFault('createRefund', { kind: 'latency', ms: LATE_MS });
+    const result = await settledWithin(gw.adapter.createRefund(input), BOUND_MS);
     expect(result.status).toBe('rejected');
     await expectApiError(Promise.reject((result as PromiseRejectedResult).reason), 'gateway_error', { provider: gateway });
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    const deadline = Date.now() + BOUND_MS;
+    while (gw.sim.stats().created.refunds === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(gw.sim.stats().created.refunds).toBe(before + 1);
 
     const calls = gw.sim.stats().calls.createRefund ?? 0;
@@ -84,7 +90,7 @@ describe.each(KINDS)('$gateway $method refund faults', ({ gateway, method }) => 
     const payment = await paid();
     const refund = await gw.adapter.createRefund(refundOf(payment));
     gw.sim.injectFault('getRefund', { kind: 'hang' });
-    const result = await settledWithin(gw.adapter.getRefund(refund.gatewayRef, payment.gatewayRef), 3_000);
+    const result = await settledWithin(gw.adapter.getRefund(refund.gatewayRef, payment.gatewayRef), BOUND_MS);
     await expectApiError(Promise.reject((result as PromiseRejectedResult).reason), 'gateway_error', { provider: gateway });
     gw.sim.injectFault('getRefund', { kind: 'client_error', status: 404 });
     await expectApiError(gw.adapter.getRefund(refund.gatewayRef, payment.gatewayRef), 'missing_gateway_ref');

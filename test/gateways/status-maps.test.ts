@@ -17,7 +17,7 @@ import * as tableB from '../../server/gateways/gateway_b/status-map';
 import * as tableC from '../../server/gateways/gateway_c/status-map';
 import { mapStatus, type StatusTable } from '../../server/gateways/status-table';
 import type { GatewayRefundStatus } from '../../server/gateways/adapter';
-import { CUSTOMER, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
+import { CUSTOMER, PATIENT_TIMEOUTS, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
 
 const TABLES: Record<GatewayName, { payment: StatusTable<PaymentStatus>; subscription: StatusTable<SubscriptionStatus> }> = {
   gateway_a: { payment: tableA.paymentStatusTable, subscription: tableA.subscriptionStatusTable },
@@ -77,7 +77,8 @@ describe.each(GATEWAY_NAMES)('%s statuses over the wire', (name) => {
   let seq = 0;
 
   beforeAll(async () => {
-    gw = await startGateway(name);
+    // Reads of states, not faults: a busy machine's slow answer must not fail a row.
+    gw = await startGateway(name, { timeouts: PATIENT_TIMEOUTS });
   });
   afterAll(async () => {
     await gw.close();

@@ -16,6 +16,8 @@ export const CREDENTIALS = {
 } as const;
 
 export const TEST_TIMEOUTS = { connectMs: 300, totalMs: 300 };
+/** For tests of what a gateway answers, not of how its faults end: a busy machine's slow answer is not a timeout. */
+export const PATIENT_TIMEOUTS = { connectMs: 5_000, totalMs: 10_000 };
 
 /** Valid everywhere: gateway_c needs the phone for card and subscriptions. */
 export const CUSTOMER: GatewayCustomer = {
@@ -32,10 +34,11 @@ export interface GatewayUnderTest {
   close(): Promise<void>;
 }
 
-export async function startGateway(name: GatewayName, options: { webhookUrl?: string } = {}): Promise<GatewayUnderTest> {
+/** `timeouts`: the adapter's (TEST_TIMEOUTS by default, short so faults end fast; longer where a loaded machine must not look like a fault). */
+export async function startGateway(name: GatewayName, options: { webhookUrl?: string; timeouts?: typeof TEST_TIMEOUTS } = {}): Promise<GatewayUnderTest> {
   const start = gatewaySimulators[name] as (options: { credentials: unknown; webhookUrl?: string }) => Promise<GatewaySimulator>;
   const sim = await start({ credentials: CREDENTIALS[name], webhookUrl: options.webhookUrl });
-  const adapter = createGatewayAdapter(name, { baseUrl: sim.url, credentials: CREDENTIALS[name], timeouts: TEST_TIMEOUTS });
+  const adapter = createGatewayAdapter(name, { baseUrl: sim.url, credentials: CREDENTIALS[name], timeouts: options.timeouts ?? TEST_TIMEOUTS });
   return {
     name,
     sim,
