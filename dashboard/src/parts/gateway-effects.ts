@@ -5,7 +5,9 @@ const METHOD_NAMES: Record<string, string> = { PIX: 'Pix', CARD: 'card', SUBSCRI
 
 /** The methods whose routing rule names this gateway (first or as a fallback). */
 export function methodsRoutedTo(rules: readonly { method: string; gateway: string; gateways?: unknown }[], gateway: string): string[] {
-  return rules
+  const order = Object.keys(METHOD_NAMES);
+  return [...rules]
+    .sort((a, b) => order.indexOf(a.method) - order.indexOf(b.method))
     .filter((rule) => rule.gateway === gateway || (Array.isArray(rule.gateways) && rule.gateways.some((entry) => entry === gateway || (entry as { gateway?: string })?.gateway === gateway)))
     .map((rule) => METHOD_NAMES[rule.method] ?? rule.method);
 }
