@@ -5,7 +5,7 @@
  * rotating its secret and resending need a developer (access.ts). The
  * signing secret is only in the answers of createEndpoint and rotateSecret.
  */
-import { getDelivery, deliveryEnvironmentId, listDeliveries, resendDelivery, resendFailed } from '../webhooks/deliveries';
+import { countFailed, getDelivery, deliveryEnvironmentId, listDeliveries, resendDelivery, resendFailed } from '../webhooks/deliveries';
 import { createEndpoint, listEndpoints, loadEndpoint, rotateEndpointSecret, updateEndpoint } from '../webhooks/endpoints';
 import { notFound } from '../domain/refusal';
 import { environmentAccess, projectAccess, recordAccess, visibleOrganizations, type Need } from './access';
@@ -80,6 +80,16 @@ export const webhooksRouter = t.router({
   resend: adminProcedure.input(DeliveryIdInput).mutation(async ({ ctx, input }) => {
     await deliveryAccess(ctx, input.deliveryId, 'develop');
     return resendDelivery(ctx.em, ctx.services, input.deliveryId);
+  }),
+
+  /** How many FAILED deliveries `resendFailed` would queue with this filter, and how many it would skip (disabled endpoint). */
+  countFailed: adminProcedure.input(ResendFailedInput).query(async ({ ctx, input }) => {
+    await environmentAccess(ctx, input.environmentId, 'read');
+    if (input.endpointId) {
+      const endpoint = await endpointAccess(ctx, input.endpointId, 'read');
+      if (endpoint.environment.id !== input.environmentId) throw notFound('Webhook endpoint', input.endpointId);
+    }
+    return countFailed(ctx.em, input);
   }),
 
   /** Queues again every FAILED delivery of the environment matching the filter (at most 1000 per call). */

@@ -163,6 +163,22 @@ function failedConditions(filter: FailedFilter): { sql: string; params: unknown[
 }
 
 /**
+ * What `resendFailed` would take with the same filter, said before it runs:
+ * FAILED deliveries to enabled endpoints (those it queues again, up to a
+ * batch per call) and those whose endpoint is disabled (left alone).
+ */
+export async function countFailed(em: EntityManager, filter: FailedFilter) {
+  const where = failedConditions(filter);
+  const enabled = `exists (select 1 from webhook_endpoints e where e.id = d.endpoint_id and e.enabled)`;
+  const [counts] = await em.execute<{ resendable: string | number; disabled: string | number }[]>(
+    `select count(*) filter (where ${enabled}) as resendable, count(*) filter (where not ${enabled}) as disabled
+     from webhook_deliveries d where ${where.sql}`,
+    [...where.params],
+  );
+  return { resendable: Number(counts?.resendable ?? 0), toDisabledEndpoint: Number(counts?.disabled ?? 0) };
+}
+
+/**
  * Queues every FAILED delivery matching the filter for one more attempt,
  * oldest event first, up to RESEND_FAILED_BATCH per call: each goes back to
  * PENDING and the dispatcher sends it (its original bytes and signature,

@@ -106,6 +106,7 @@ const CASES: Record<string, Case> = {
   'webhooks.getDelivery': { need: 'read', outsider: 'not_found', input: (f) => ({ deliveryId: f.deliveryId }) },
   'webhooks.resend': { need: 'develop', outsider: 'not_found', input: (f) => ({ deliveryId: f.deliveryId }) },
   'webhooks.resendFailed': { need: 'develop', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
+  'webhooks.countFailed': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
   'payments.list': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
   'payments.get': { need: 'read', outsider: 'not_found', input: (f) => ({ paymentId: f.paymentId }) },
   'payments.trace': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId, paymentId: f.paymentId }) },

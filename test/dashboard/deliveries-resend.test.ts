@@ -128,6 +128,8 @@ describe('webhooks.getDelivery', () => {
 describe('webhooks.resendFailed', () => {
   it('resends only what the filter names', async () => {
     const [first] = payments;
+    // Said before it runs: what the same filter would resend.
+    expect(await admin().webhooks.countFailed({ environmentId: env(), endpointId: endpointB, resourceId: first, eventType: 'payment.created' })).toEqual({ resendable: 1, toDisabledEndpoint: 0 });
     const reply = await admin().webhooks.resendFailed({ environmentId: env(), endpointId: endpointB, resourceId: first, eventType: 'payment.created' });
     expect(reply).toMatchObject({ resent: 1, remaining: 0, moreRemain: false });
     const [delivery] = (await admin().webhooks.listDeliveries({ endpointId: endpointB, resourceId: first, eventType: 'payment.created' })).items;
@@ -142,6 +144,7 @@ describe('webhooks.resendFailed', () => {
     const atA = before.filter((d) => d.endpointId === endpointA);
     const atB = before.filter((d) => d.endpointId === endpointB);
     const requestsBefore = receiverA.received.length;
+    expect(await admin().webhooks.countFailed({ environmentId: env() })).toEqual({ resendable: atA.length, toDisabledEndpoint: atB.length });
 
     const [one, two] = await Promise.all([admin().webhooks.resendFailed({ environmentId: env() }), admin().webhooks.resendFailed({ environmentId: env() })]);
     expect(one.resent + two.resent).toBe(atA.length);
@@ -159,12 +162,14 @@ describe('webhooks.resendFailed', () => {
       expect(sent[1]!.headers['x-service-signature']).toBe(sent[0]!.headers['x-service-signature']);
     }
     expect(await admin().webhooks.resendFailed({ environmentId: env() })).toEqual({ resent: 0, remaining: 0, moreRemain: false, skippedDisabledEndpoint: atB.length });
+    expect(await admin().webhooks.countFailed({ environmentId: env() })).toEqual({ resendable: 0, toDisabledEndpoint: atB.length });
     expect((await admin().overview.summary({ environmentId: env() })).failedDeliveries).toBe(atB.length);
     expect(RESEND_FAILED_BATCH).toBe(RESEND_FAILED_MAX);
   });
 
   it('an endpoint of another environment is refused rather than matching nothing', async () => {
     await expect(admin().webhooks.resendFailed({ environmentId: env(), endpointId: otherEndpoint })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(admin().webhooks.countFailed({ environmentId: env(), endpointId: otherEndpoint })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
 

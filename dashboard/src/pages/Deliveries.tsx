@@ -6,7 +6,7 @@
  */
 import { Anchor, Select, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { ListDeliveriesInput, ResendFailedInput } from '../../../server/admin/inputs/webhooks';
+import { ListDeliveriesInput, RESEND_FAILED_MAX, ResendFailedInput } from '../../../server/admin/inputs/webhooks';
 import { WEBHOOK_DELIVERY_STATUSES } from '../../../server/contract/delivery-statuses';
 import { WEBHOOK_EVENT_TYPES } from '../../../server/contract/event-types';
 import { api } from '../api/client';
@@ -15,6 +15,7 @@ import { DeliveryDrawer } from '../parts/DeliveryDrawer';
 import { useDeliveryInAddress } from '../parts/delivery-address';
 import { useScope } from '../shell/scope';
 import { useAction } from '../ui/action';
+import { Bidi } from '../ui/Bidi';
 import { ConfirmButton } from '../ui/ConfirmButton';
 import { dayRange, FilterBar, useFilterParams } from '../ui/filters';
 import { formatDateTime } from '../ui/format';
@@ -47,6 +48,15 @@ export default function DeliveriesPage() {
     invalidate: [['webhooks'], ['overview']],
   });
   const endpointUrl = (id: string) => endpoints.data?.find((e) => e.id === id)?.url ?? id;
+  // What "Resend all failed" would take, said on the button and in its confirmation (fetched again after any resend).
+  const failedFilter = ResendFailedInput.safeParse(common);
+  const failed = useQuery({
+    queryKey: ['webhooks', 'countFailed', failedFilter.data],
+    queryFn: () => api.webhooks.countFailed.query(failedFilter.data!),
+    enabled: canResend && failedFilter.success,
+  });
+  const resendable = failed.data?.resendable;
+  const skipped = failed.data?.toDisabledEndpoint ?? 0;
 
   return (
     <Stack>
@@ -56,14 +66,19 @@ export default function DeliveriesPage() {
             color="orange"
             variant="light"
             loading={resendAll.isPending}
+            disabled={resendable === 0}
             confirm={{
-              title: 'Resend every failed delivery of this filter?',
-              message: 'Each failed delivery matching the filter (whatever the status filter says) is sent again, with its original payload and signature.',
-              confirmLabel: 'Resend failed',
+              title: resendable === undefined ? 'Resend every failed delivery of this filter?' : `Resend ${resendable} failed deliver${resendable === 1 ? 'y' : 'ies'}?`,
+              message:
+                `${resendable === undefined ? 'Each failed delivery' : resendable === 1 ? 'The failed delivery' : `The ${resendable} failed deliveries`} matching the filter (whatever the status filter says) ` +
+                `${resendable === 1 ? 'is' : 'are'} sent again, with ${resendable === 1 ? 'its' : 'their'} original payload and signature.` +
+                (resendable !== undefined && resendable > RESEND_FAILED_MAX ? ` ${RESEND_FAILED_MAX} are queued now; resend again for the rest.` : '') +
+                (skipped > 0 ? ` ${skipped} more ${skipped === 1 ? 'goes' : 'go'} to a disabled endpoint and ${skipped === 1 ? 'is' : 'are'} left alone.` : ''),
+              confirmLabel: resendable === undefined ? 'Resend failed' : `Resend ${resendable}`,
             }}
             onConfirm={() => resendAll.mutate(undefined)}
           >
-            Resend all failed
+            {resendable === undefined ? 'Resend all failed' : `Resend all failed (${resendable})`}
           </ConfirmButton>
         )}
       </PageHeader>
@@ -104,7 +119,7 @@ export default function DeliveriesPage() {
             </Table.Td>
             <Table.Td>
               <Text size="sm" truncate maw={260}>
-                {endpointUrl(delivery.endpointId)}
+                <Bidi>{endpointUrl(delivery.endpointId)}</Bidi>
               </Text>
             </Table.Td>
             <Table.Td>{delivery.attempts}</Table.Td>
