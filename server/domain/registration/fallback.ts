@@ -144,7 +144,7 @@ export async function registerRouted<T extends GatewayResource & { routingTrace?
         continue;
       }
       // Not an outage (answered as before), or no gateway left: the resource stays for a retry to complete at this gateway.
-      return giveUp(context, steps.entity, resource, trace, abandoned.filter((a) => a.candidate !== candidate), orphans, error);
+      return giveUp(context, steps.entity, resource, trace, abandoned, orphans, error);
     }
     await health.record(environmentId, gateway, 'success', performance.now() - started);
     record(gateway, 'succeeded', startedAt, performance.now() - started);
@@ -223,6 +223,8 @@ async function giveUp<T extends GatewayResource & { routingTrace?: RoutingTrace 
   error: unknown,
 ): Promise<never> {
   const table = tableOf(context.em, entity as EntityClass<object>);
+  // Never the gateway the row names: a retry completes there with the same key, and must find what it made intact.
+  abandoned = abandoned.filter(({ candidate }) => candidate.route.gateway !== resource.gateway);
   markOrphans(trace, abandoned, orphans);
   await context.em
     .fork()
