@@ -25,11 +25,12 @@ export function spawnService(env: Record<string, string>): ChildProcessWithoutNu
   return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } });
 }
 
-export function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+/** `timeoutMs`: how long the start may take (tsx compiles the whole server first: a minute and more on a busy machine). */
+export function startServiceProcess(env: Record<string, string>, timeoutMs = 45_000): Promise<ServiceProcess> {
   const child = spawnService({ PORT: '0', LOG_LEVEL: 'warn', ...env });
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 45_000);
+    const timer = setTimeout(() => reject(new Error(`service did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const listening = listeningLine(output);
