@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { GATEWAY_NAMES } from '../../server/contract/enums';
-import { CUSTOMER, expectApiError, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
+import { CUSTOMER, expectApiError, PATIENT_TIMEOUTS, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/gateway-webhook-receiver';
 
 async function call(base: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) {
@@ -23,7 +23,7 @@ describe.each(GATEWAY_NAMES)('%s control API over HTTP', (name) => {
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
-    gw = await startGateway(name);
+    gw = await startGateway(name, { timeouts: PATIENT_TIMEOUTS });
   });
   afterAll(async () => {
     await gw.close();
@@ -78,6 +78,38 @@ describe.each(GATEWAY_NAMES)('%s control API over HTTP', (name) => {
     expect((await call(gw.sim.url, 'POST', '/_sim/webhooks/replay', { last: 2, reverse: true })).json).toEqual({ replayed: 2 });
     expect(receiver.received).toHaveLength(count + 2);
     expect(receiver.received[count]!.rawBody.equals(receiver.received[count - 1]!.rawBody)).toBe(true);
+  });
+
+  it('settles, fails and forces refunds, and switches settlement, over HTTP', async () => {
+    const paid = async () => {
+      const payment = await gw.adapter.createPayment({ idempotencyKey: key(), amount: 1000, method: 'card', customer: CUSTOMER });
+      await call(gw.sim.url, 'POST', `/_sim/payments/${payment.gatewayRef}/pay`);
+      return payment;
+    };
+    const refundOf = (payment: { gatewayRef: string }) =>
+      gw.adapter.createRefund({ idempotencyKey: key(), paymentRef: payment.gatewayRef, method: 'card', amount: 1000, paymentAmount: 1000 });
+
+    const first = await paid();
+    const failed = await refundOf(first);
+    expect((await call(gw.sim.url, 'POST', `/_sim/refunds/${failed.gatewayRef}/fail`, { reason: 'issuer said no' })).status).toBe(200);
+    expect(await gw.adapter.getRefund(failed.gatewayRef, first.gatewayRef)).toMatchObject({ status: 'failed', failureReason: 'issuer said no' });
+    // No longer pending: 409; unknown: 404; a bad body: 400.
+    expect((await call(gw.sim.url, 'POST', `/_sim/refunds/${failed.gatewayRef}/settle`)).status).toBe(409);
+    expect((await call(gw.sim.url, 'POST', '/_sim/refunds/nope/settle')).status).toBe(404);
+    expect((await call(gw.sim.url, 'POST', `/_sim/refunds/${failed.gatewayRef}/status`, {})).status).toBe(400);
+
+    const settled = await refundOf(first);
+    expect((await call(gw.sim.url, 'POST', `/_sim/refunds/${settled.gatewayRef}/settle`)).status).toBe(200);
+    expect(await gw.adapter.getRefund(settled.gatewayRef, first.gatewayRef)).toMatchObject({ status: 'succeeded' });
+    expect((await call(gw.sim.url, 'POST', `/_sim/refunds/${settled.gatewayRef}/status`, { status: 'SOMETHING_NEW' })).status).toBe(200);
+    expect(await gw.adapter.getRefund(settled.gatewayRef, first.gatewayRef)).toMatchObject({ rawStatus: 'SOMETHING_NEW', status: 'pending', statusKnown: false });
+
+    expect((await call(gw.sim.url, 'PUT', '/_sim/refunds/settlement', { mode: 'soon' })).status).toBe(400);
+    expect((await call(gw.sim.url, 'PUT', '/_sim/refunds/settlement', { mode: 'at-once' })).status).toBe(200);
+    expect(await refundOf(await paid())).toMatchObject({ status: 'succeeded' });
+    expect((await call(gw.sim.url, 'PUT', '/_sim/refunds/settlement', { mode: 'later' })).status).toBe(200);
+    expect(await refundOf(await paid())).toMatchObject({ status: 'pending' });
+    expect((await call(gw.sim.url, 'GET', '/_sim/stats')).json).toMatchObject({ created: { refunds: 4 }, calls: { createRefund: 4 } });
   });
 
   it('serves the hosted checkout page a checkoutUrl points at', async () => {
