@@ -61,7 +61,7 @@ afterEach(async (context) => {
 
 async function openAs(email: string, path: string): Promise<Page> {
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(20_000); // two cores shared with other test files
   problems = watchPage(page, baseUrl);
   await logIn(page, baseUrl, email);
   await page.goto(`${baseUrl}/dashboard/e/${environmentId}/${path}`);

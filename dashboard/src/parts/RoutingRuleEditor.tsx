@@ -284,7 +284,7 @@ export function RoutingRuleEditor({
             );
           })}
         </Stack>
-        {splitting && (
+        {splitting && !(showErrors && errors.rule) && (
           <Text size="xs" c={weightTotal === 100 ? 'dimmed' : 'orange.9'}>
             Weights add up to {weightTotal} of 100.
           </Text>
@@ -297,7 +297,7 @@ export function RoutingRuleEditor({
         {canEdit && (
           <>
             <Group gap="xs">
-              <Button id={`${headingId}-add`} size="xs" variant="subtle" disabled={unused.length === 0} onClick={add}>
+              <Button id={`${headingId}-add`} size="xs" variant="light" disabled={unused.length === 0} onClick={add}>
                 {draft.length === 0 ? 'Add a gateway' : 'Add a fallback'}
               </Button>
               {draft.length > 1 && <Switch size="xs" label="Split by weight" checked={split} onChange={(e) => toggleSplit(e.currentTarget.checked)} />}
@@ -327,7 +327,7 @@ export function RoutingRuleEditor({
                     </Button>
                   </>
                 ) : (
-                  <Button size="xs" variant="subtle" color="red" loading={save.isPending} onClick={confirmClear}>
+                  <Button size="xs" variant="light" color="red" loading={save.isPending} onClick={confirmClear}>
                     Remove rule
                   </Button>
                 )}
