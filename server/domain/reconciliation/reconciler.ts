@@ -30,6 +30,7 @@ import { Subscription } from '../subscriptions/subscription';
 import { refreshSubscription } from '../subscriptions/sync';
 import { RECONCILED_REFUNDS } from '../refunds/reconcile';
 import { claimDueReads, finishRead, releaseRead, type DueRead } from './claims';
+import type { ReconciledKind } from './kind';
 import { nextReadAt } from './schedule';
 
 /** Claimed at once per kind and pass; a pass continues while there is more due. */
@@ -37,13 +38,6 @@ const BATCH = 50;
 /** A claimed read belongs to its node this long: the gateway's whole timeout and some margin, twice (a registration may call it). */
 const leaseMsOf = (services: Services) => services.config.gatewayTimeouts.totalMs * 2 + 10_000;
 
-/** One kind of resource as reconciliation reads it. */
-export interface ReconciledKind {
-  name: 'payment' | 'subscription' | 'refund';
-  entity: EntityClass<object>;
-  /** Reads the resource from its gateway (or finishes its registration); answers what the next read needs to know. */
-  read(em: EntityManager, services: Services, id: string): Promise<{ final: boolean; pixExpiresAt: Date | null } | null>;
-}
 
 async function organizationOf(em: EntityManager, environmentId: string): Promise<string> {
   const environment = await em.findOneOrFail(Environment, environmentId);

@@ -10,7 +10,7 @@ import type { EntityManager } from '../../db/orm';
 import type { Services } from '../../services';
 import { lostByTheGateway } from '../gateway-calls';
 import { Payment } from '../payments/payment';
-import type { ReconciledKind } from '../reconciliation/reconciler';
+import type { ReconciledKind } from '../reconciliation/kind';
 import { recordLostAtGateway } from '../reconciliation/lost';
 import { applyRefundSnapshot } from './apply-snapshot';
 import { isFinalRefundStatus, Refund } from './refund';
