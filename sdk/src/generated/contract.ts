@@ -202,7 +202,7 @@ export type Event = {
    * format: date-time
    */
   createdAt: string;
-  /** The payment or subscription as of the change (the fields of the webhook section of the contract), never rewritten. */
+  /** The payment, subscription or refund as of the change (the fields of the webhook section of the contract; refund events carry the refund with its `refundId` and its `paymentId`), never rewritten. */
   data: {
     [key: string]: unknown;
   };

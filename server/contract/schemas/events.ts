@@ -40,7 +40,7 @@ export const Event = z
     id: PublicId('evt').meta({ description: 'Event id, `evt_…`: the same id the webhook delivery carried. Deduplicate on it.', example: 'evt_0a1b2c3d4e5f6g7h8i9j0k1l' }),
     type: z.string().meta({ description: `Event type (${WEBHOOK_EVENT_TYPES.join(', ')}); new types may be added, ignore the ones you do not know.` }),
     createdAt: Timestamp.meta({ description: 'When the change that caused the event happened (ISO 8601, UTC).' }),
-    data: z.record(z.string(), z.unknown()).meta({ description: 'The payment or subscription as of the change (the fields of the webhook section of the contract), never rewritten.' }),
+    data: z.record(z.string(), z.unknown()).meta({ description: 'The payment, subscription or refund as of the change (the fields of the webhook section of the contract; refund events carry the refund with its `refundId` and its `paymentId`), never rewritten.' }),
   })
   .meta({ id: 'Event', description: 'One event: exactly the JSON body a webhook endpoint receives for it (same `id`, `type`, `createdAt`, `data`).' });
 
