@@ -15,7 +15,7 @@
  * Skipped only where /usr/bin/chromium is missing (CI installs it).
  */
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
@@ -59,11 +59,19 @@ afterEach(async (context) => {
   if (context.task.result?.state === 'fail' && page) console.error(`the page read:\n${await page.locator('body').innerText().catch(() => '(no page)')}`);
 });
 
+/** Each person logs in once (through the page); later pages open in their browser context, with its session cookie. */
+const contexts = new Map<string, BrowserContext>();
 async function openAs(email: string, path: string): Promise<Page> {
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  let context = contexts.get(email);
+  const first = !context;
+  if (!context) {
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    contexts.set(email, context);
+  }
+  page = await context.newPage();
   page.setDefaultTimeout(20_000); // two cores shared with other test files
   problems = watchPage(page, baseUrl);
-  await logIn(page, baseUrl, email);
+  if (first) await logIn(page, baseUrl, email);
   await page.goto(`${baseUrl}/dashboard/e/${environmentId}/${path}`);
   return page;
 }
