@@ -15,7 +15,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo } from '../../server/sandbox/demo';
-import { buildDashboard, chromiumAvailable, launchChromium, logIn, PASSWORD, startReceiver, uniqueEmail, watchPage } from '../support/browser';
+import { buildDashboard, chromiumAvailable, createMember, launchChromium, logIn, PASSWORD, startReceiver, uniqueEmail, watchPage } from '../support/browser';
 import { call } from '../support/http';
 import { eventually } from '../support/outbox-events';
 import { startTestService, type TestService } from '../support/service';
@@ -126,7 +126,7 @@ describe.skipIf(!chromiumAvailable)('a merchant onboarded from the operator page
     await ownerPage.getByRole('heading', { name: 'Pix to pay' }).waitFor();
     const qr = ownerPage.getByRole('img', { name: 'Pix QR code' });
     await qr.waitFor();
-    expect(await qr.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+    expect(await qr.evaluate((image) => (image as unknown as { complete: boolean; naturalWidth: number }).complete && (image as unknown as { naturalWidth: number }).naturalWidth > 0)).toBe(true);
     await ownerPage.getByRole('button', { name: 'Copy Pix code' }).waitFor();
     // A Pix cannot be canceled: the button is off, and the page says why.
     expect(await ownerPage.getByRole('button', { name: 'Cancel payment' }).isDisabled()).toBe(true);
@@ -241,6 +241,49 @@ describe.skipIf(!chromiumAvailable)('a merchant onboarded from the operator page
     await disable.click();
     await page.getByText('gateway_a disabled.').waitFor();
     expect((await service.admin.gateways.list({ environmentId: merchant.production })).find((a) => a.gateway === 'gateway_a')!.enabled).toBe(false);
+    expect(owner!.problems).toEqual([]);
+  }, 60_000);
+
+  it('a viewer sees the actions but cannot use them, and is told why', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const problems = watchPage(page, service.url);
+    await logIn(page, service.url, await createMember(service, merchant.organizationId, 'viewer'));
+    const { items } = await service.admin.payments.list({ environmentId: merchant.sandbox, method: 'pix' } as never);
+    await page.goto(`${service.url}/dashboard/e/${merchant.sandbox}/payments/${items[0]!.id}`);
+    await page.getByRole('heading', { name: 'Actions' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel payment' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: /^Sync from/ }).isDisabled()).toBe(true);
+    await page.getByText('Your role in this organization can read but not act').waitFor();
+    expect(await page.getByText('Simulate (sandbox)').count()).toBe(0);
+    await page.goto(`${service.url}/dashboard/e/${merchant.sandbox}/payments`);
+    await page.getByRole('heading', { name: 'Payments' }).waitFor();
+    expect(await page.getByRole('button', { name: 'New test payment' }).count()).toBe(0);
+    await shot(page, 'viewer-payment');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('where no simulator plays a sandbox, it says what to configure instead of offering test payments', async () => {
+    const page = owner!.page;
+    const running = service.services.sandbox;
+    service.services.sandbox = null; // as in a service that runs no simulators (production)
+    try {
+      const project = await service.admin.projects.create({ organizationId: merchant.organizationId, name: 'Loja física', withEnvironments: true });
+      const sandbox = (project as unknown as { environments: { id: string; kind: string }[] }).environments.find((e) => e.kind === 'sandbox')!.id;
+      expect(await service.admin.gateways.list({ environmentId: sandbox })).toEqual([]);
+      await page.goto(`${service.url}/dashboard/e/${sandbox}/payments`);
+      const notice = page.getByTestId('test-payment-notice');
+      await notice.getByText('Test payments need a gateway first').waitFor();
+      expect(await page.getByRole('button', { name: 'New test payment' }).count()).toBe(0);
+      await page.getByTestId('sandbox-banner').getByText('No gateway simulator runs for this sandbox').waitFor();
+      await shot(page, 'no-simulators');
+      await notice.getByRole('link', { name: 'Gateways & routing' }).click();
+      await page.waitForURL(new RegExp(`/e/${sandbox}/gateways$`));
+    } finally {
+      service.services.sandbox = running;
+    }
     expect(owner!.problems).toEqual([]);
   }, 60_000);
 });

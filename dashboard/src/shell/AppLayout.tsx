@@ -70,7 +70,9 @@ function AccountMenu() {
 
 /** The section of the current page, kept when switching environment. */
 function sectionOf(pathname: string): string {
-  const [, , , section] = pathname.split('/');
+  const [, , , part] = pathname.split('/');
+  // An event's page belongs with the deliveries (the other environment has no such event).
+  const section = part === 'events' ? 'deliveries' : part;
   return section && SECTIONS.some((s) => s.path === section) ? section : '';
 }
 
