@@ -23,7 +23,8 @@ let service: TestService;
 
 beforeAll(async () => {
   service = await startTestService({
-    env: { ROUTING_BREAKER_COOLDOWN_MS: String(COOLDOWN_MS), GATEWAY_TIMEOUT_MS: String(TIMEOUT_MS), RATE_LIMIT_PAYMENTS_CREATE: '100000' },
+    // A health window longer than any test here, so the counts it shows are every create's, however slow the machine.
+    env: { ROUTING_BREAKER_COOLDOWN_MS: String(COOLDOWN_MS), ROUTING_BREAKER_WINDOW_MS: '600000', GATEWAY_TIMEOUT_MS: String(TIMEOUT_MS), RATE_LIMIT_PAYMENTS_CREATE: '100000' },
   });
 }, 180_000);
 afterAll(() => service?.stop());
