@@ -97,7 +97,7 @@ const brokenJson = fc.constantFrom('{', '{"amount":', '[1,2', '{"a":1,}', 'nul',
 
 /** A known-good body with one path replaced, removed or joined by an unknown field. */
 function mutated(base: () => Record<string, unknown>) {
-  const paths = ['amount', 'method', 'currency', 'externalId', 'customer', 'customer.name', 'customer.email', 'customer.document', 'customer.phone', 'metadata', 'metadata.order', 'card', 'card.installments', 'returnUrl', 'interval', 'trialDays', 'gateway', 'gateway.gateway_c', 'gateway.gateway_c.planId'];
+  const paths = ['amount', 'method', 'currency', 'externalId', 'customer', 'customer.name', 'customer.email', 'customer.document', 'customer.phone', 'metadata', 'metadata.order', 'card', 'card.installments', 'returnUrl', 'interval', 'trialDays', 'gateway', 'gateway.gateway_c', 'gateway.gateway_c.planId', 'reason'];
   return fc.tuple(fc.constantFrom(...paths), fc.constantFrom('replace', 'remove', 'unknown'), hostileValue, hostileKey).map(([path, action, value, key]) => {
     const body = base();
     const segments = path.split('.');
@@ -162,6 +162,13 @@ const v1Requests: fc.Arbitrary<FuzzRequest> = fc.oneof(
     path: fc.tuple(segment(() => paymentId), fc.constantFrom('cancel', 'sync')).map(([id, action]) => `/v1/payments/${id}/${action}`),
     body: fc.oneof(fc.constant(''), body(() => ({}))),
   }),
+  fc.record({
+    method: fc.constant('POST'),
+    path: segment(() => paymentId).map((id) => `/v1/payments/${id}/refunds`),
+    body: body(() => ({ externalId: `hostile-refund-${Math.random().toString(36).slice(2)}`, amount: 1, reason: 'hostile' })),
+  }),
+  fc.record({ method: fc.constantFrom('GET', 'HEAD'), path: segment(() => 'ref_000000000000000000000000').map((id) => `/v1/refunds/${id}`) }),
+  fc.record({ method: fc.constant('GET'), path: fc.tuple(queryValue, fc.constantFrom('externalId', 'externalid', 'x')).map(([value, name]) => `/v1/refunds?${name}=${value}`) }),
   fc.record({ method: fc.constant('POST'), path: segment(() => subscriptionId).map((id) => `/v1/subscriptions/${id}/cancel`), body: fc.oneof(fc.constant(''), body(() => ({ atPeriodEnd: false }))) }),
   fc.record({ method: fc.constantFrom('GET', 'HEAD'), path: fc.tuple(fc.constantFrom('payments', 'subscriptions'), segment(() => paymentId)).map(([kind, id]) => `/v1/${kind}/${id}`) }),
   fc.record({ method: fc.constant('GET'), path: fc.tuple(fc.constantFrom('payments', 'subscriptions'), queryValue, fc.constantFrom('externalId', 'externalid', 'externalId[]', 'x')).map(([kind, value, name]) => `/v1/${kind}?${name}=${value}`) }),

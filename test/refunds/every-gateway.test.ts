@@ -110,6 +110,24 @@ describe.each(REFUNDING)('refunds on %s', (gateway) => {
     expect(whole.status).toBe(201);
   });
 
+  it('a gateway that settles at once: 201 succeeded, amountRefunded at once, and its notifications (even repeated) count it once', async () => {
+    const payment = await t.paidPayment(gateway, 2200);
+    await world.sandbox.sims[gateway].setRefundSettlement('at-once');
+    try {
+      const created = await t.refund(payment.id, { externalId: uniqueId('at-once') });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ status: 'succeeded', amount: 2200 });
+      expect((await t.api('GET', `/v1/payments/${payment.id}`)).body.amountRefunded).toBe(2200);
+      await world.sandbox.sims[gateway].flushWebhooks();
+      await world.sandbox.sims[gateway].replayWebhooks({ last: 2 });
+      await world.sandbox.sims[gateway].flushWebhooks();
+      expect((await t.api('GET', `/v1/payments/${payment.id}`)).body.amountRefunded).toBe(2200);
+      expect((await t.events(created.body.id)).map((event) => event.type)).toEqual(['refund.created', 'refund.succeeded']);
+    } finally {
+      await world.sandbox.sims[gateway].setRefundSettlement('later');
+    }
+  });
+
   it('a payment that is not paid cannot be refunded: 409 cannot_refund_status with its status (pending, canceled, expired)', async () => {
     const method = gateway === 'gateway_c' ? 'card' : 'pix';
     await world.sandbox.route(method === 'pix' ? 'PIX' : 'CARD', gateway);
