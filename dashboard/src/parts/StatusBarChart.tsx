@@ -1,7 +1,7 @@
 /** A card with a day-by-day bar chart, one stacked bar per day split by status (the home page's payments and subscriptions). */
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
-import { Card, Title } from '@mantine/core';
+import { Card, Center, Text, Title } from '@mantine/core';
 import { statusColor } from '../ui/StatusBadge';
 
 const CHART_COLOR: Record<string, string> = {
@@ -17,22 +17,46 @@ const CHART_COLOR: Record<string, string> = {
   past_due: 'orange.6',
 };
 
-export function StatusBarChart({ title, label, statuses, data, height }: { title: string; label: string; statuses: readonly string[]; data: Record<string, unknown>[]; height: number }) {
+/** Counts are whole numbers: the axis never says 0.25. A period with nothing in it says so instead of an empty grid. */
+export function StatusBarChart({
+  title,
+  label,
+  statuses,
+  data,
+  height,
+  empty = 'Nothing was created in this period.',
+}: {
+  title: string;
+  label: string;
+  statuses: readonly string[];
+  data: Record<string, unknown>[];
+  height: number;
+  empty?: string;
+}) {
+  const total = data.reduce((sum, day) => sum + statuses.reduce((daySum, status) => daySum + (Number(day[status]) || 0), 0), 0);
   return (
     <Card withBorder>
       <Title order={2} size="h4" mb="sm">
         {title}
       </Title>
-      <BarChart
-        h={height}
-        data={data}
-        dataKey="date"
-        type="stacked"
-        withLegend
-        legendProps={{ verticalAlign: 'bottom' }}
-        series={statuses.map((status) => ({ name: status, color: CHART_COLOR[status] ?? statusColor(status) }))}
-        aria-label={label}
-      />
+      {total === 0 ? (
+        <Center h={height}>
+          <Text c="dimmed">{empty}</Text>
+        </Center>
+      ) : (
+        <BarChart
+          h={height}
+          data={data}
+          dataKey="date"
+          type="stacked"
+          withLegend
+          legendProps={{ verticalAlign: 'bottom' }}
+          series={statuses.map((status) => ({ name: status, color: CHART_COLOR[status] ?? statusColor(status) }))}
+          aria-label={label}
+          textColor="gray.7"
+          yAxisProps={{ allowDecimals: false }}
+        />
+      )}
     </Card>
   );
 }
