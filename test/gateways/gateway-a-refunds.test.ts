@@ -151,6 +151,17 @@ describe('Pix devoluções', () => {
     expect(await lastEvents()).toMatchObject([{ kind: 'refund_status', refund: { gatewayRef: refund.gatewayRef, status: 'succeeded', rawStatus: 'DEVOLVIDO' } }]);
   });
 
+  it('once the paid notification was read, a devolução is one call at the gateway: the end-to-end id is remembered', async () => {
+    const payment = await gw.adapter.createPayment({ idempotencyKey: key(), amount: 600, method: 'pix', customer: CUSTOMER });
+    await gw.sim.payPayment(payment.gatewayRef);
+    expect(await lastEvents()).toMatchObject([{ kind: 'payment_status', payment: { status: 'paid' } }]);
+    const before = gw.sim.stats().calls;
+    const refund = await gw.adapter.createRefund(refundOf(payment, 600));
+    const after = gw.sim.stats().calls;
+    expect({ reads: (after.getPayment ?? 0) - (before.getPayment ?? 0), refunds: (after.createRefund ?? 0) - (before.createRefund ?? 0) }).toEqual({ reads: 0, refunds: 1 });
+    expect(refund).toMatchObject({ status: 'pending', amount: 600 });
+  });
+
   it('two partial devoluções sum to the amount; a third is refused at amount', async () => {
     const payment = await paid('pix', 3_000);
     await gw.adapter.createRefund(refundOf(payment, 1_000));

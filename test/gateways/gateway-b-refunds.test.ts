@@ -158,6 +158,16 @@ describe('Pix devoluções', () => {
     expect(third.extra.issues).toEqual([{ path: ['amount'], message: expect.any(String) }]);
   });
 
+  it('once the paid notification was confirmed, a devolução is one call at the gateway: the endToEndId is remembered', async () => {
+    const payment = await gw.adapter.createPayment({ idempotencyKey: key(), amount: 600, method: 'pix', customer: CUSTOMER });
+    await gw.sim.payPayment(payment.gatewayRef);
+    expect(await gw.adapter.parseWebhook(await lastNotification())).toMatchObject([{ kind: 'payment_status', payment: { status: 'paid' } }]);
+    const before = gw.sim.stats().calls;
+    await gw.adapter.createRefund(refundOf(payment, 600));
+    const after = gw.sim.stats().calls;
+    expect({ reads: (after.getPayment ?? 0) - (before.getPayment ?? 0), refunds: (after.createRefund ?? 0) - (before.createRefund ?? 0) }).toEqual({ reads: 0, refunds: 1 });
+  });
+
   it('at once: the PUT answers DEVOLVIDO', async () => {
     await gw.sim.setRefundSettlement('at-once');
     const payment = await paid('pix', 2_000);

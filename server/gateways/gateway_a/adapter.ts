@@ -18,7 +18,7 @@ import { parseCredentials } from '../credentials';
 import { phoneDigits } from '../customer';
 import { GatewayFailure, WebhookRejectedError } from '../errors';
 import { GatewayHttpClient, type GatewayResponse } from '../http-client';
-import { devolucaoId } from '../pix-devolucao';
+import { devolucaoId, EndToEndIds } from '../pix-devolucao';
 import { expectAnswer, expectFound, unixToIso, type FieldMapping } from '../responses';
 import { hmacSha256, headerValue, safeEqual } from '../signing';
 import { parseWebhookBody, parseWebhookObject } from '../webhook-payload';
@@ -173,6 +173,7 @@ export class GatewayAAdapter implements GatewayAdapter {
   readonly capabilities = gatewayACapabilities;
   private readonly http: GatewayHttpClient;
   private readonly credentials: GatewayACredentials;
+  private readonly endToEndIds = new EndToEndIds();
 
   constructor(config: GatewayAdapterConfig) {
     this.credentials = parseCredentials(PROVIDER, credentialsSchema, config.credentials);
@@ -205,7 +206,17 @@ export class GatewayAAdapter implements GatewayAdapter {
 
   private async fetchPayment(gatewayRef: string): Promise<WirePayment> {
     const response = await this.http.send({ method: 'GET', path: `/v1/payments/${encodeURIComponent(gatewayRef)}` });
-    return expectFound(PROVIDER, response, paymentSchema, 'get payment');
+    return this.seen(expectFound(PROVIDER, response, paymentSchema, 'get payment'));
+  }
+
+  /** A paid Pix's end-to-end id: remembered from a read or notification, else read now (null while unpaid). */
+  private async endToEndIdOf(paymentRef: string): Promise<string | null> {
+    return this.endToEndIds.get(paymentRef) ?? (await this.fetchPayment(paymentRef)).pix?.end_to_end_id ?? null;
+  }
+
+  private seen(payment: WirePayment): WirePayment {
+    this.endToEndIds.remember(payment.id, payment.pix?.end_to_end_id);
+    return payment;
   }
 
   async cancelPayment(gatewayRef: string): Promise<PaymentSnapshot> {
@@ -220,7 +231,7 @@ export class GatewayAAdapter implements GatewayAdapter {
    */
   async createRefund(input: CreateRefundInput): Promise<RefundSnapshot> {
     if (input.method === 'pix') {
-      const endToEndId = (await this.fetchPayment(input.paymentRef)).pix?.end_to_end_id;
+      const endToEndId = await this.endToEndIdOf(input.paymentRef);
       if (!endToEndId) throw GatewayFailure.refused(PROVIDER, [{ ...REFUND_REFUSALS.payment_not_paid!, path: [] }]);
       const response = await this.http.send({
         method: 'PUT',
@@ -243,7 +254,7 @@ export class GatewayAAdapter implements GatewayAdapter {
       const response = await this.http.send({ method: 'GET', path: `/v1/refunds/${encodeURIComponent(refundRef)}` });
       return toRefundSnapshot(expectFound(PROVIDER, response, refundSchema, 'get refund'));
     }
-    const endToEndId = (await this.fetchPayment(paymentRef)).pix?.end_to_end_id;
+    const endToEndId = await this.endToEndIdOf(paymentRef);
     // An unpaid Pix has no end-to-end id, so no devolução of it can exist.
     if (!endToEndId) throw GatewayFailure.missing(PROVIDER, 'get pix devolucao');
     const response = await this.http.send({ method: 'GET', path: `/v1/pix/${encodeURIComponent(endToEndId)}/devolucao/${encodeURIComponent(refundRef)}` });
@@ -287,7 +298,7 @@ export class GatewayAAdapter implements GatewayAdapter {
     const object = event.data.object;
     switch (event.type) {
       case 'payment.updated': {
-        const payment = parseWebhookObject(PROVIDER, object, paymentSchema);
+        const payment = this.seen(parseWebhookObject(PROVIDER, object, paymentSchema));
         return [{ ...base, kind: 'payment_status', payment: toPaymentSnapshot(payment) }];
       }
       case 'subscription.updated':

@@ -24,7 +24,7 @@ import { parseCredentials } from '../credentials';
 import { phoneDigits } from '../customer';
 import { GatewayFailure, WebhookRejectedError } from '../errors';
 import { GatewayHttpClient, type GatewayResponse } from '../http-client';
-import { devolucaoId } from '../pix-devolucao';
+import { devolucaoId, EndToEndIds } from '../pix-devolucao';
 import { expectAnswer, expectFound, type FieldMapping } from '../responses';
 import { headerValue, safeEqual } from '../signing';
 import { mapStatus } from '../status-table';
@@ -195,6 +195,7 @@ export class GatewayBAdapter implements GatewayAdapter {
   readonly capabilities = gatewayBCapabilities;
   private readonly http: GatewayHttpClient;
   private readonly credentials: GatewayBCredentials;
+  private readonly endToEndIds = new EndToEndIds();
 
   constructor(config: GatewayAdapterConfig) {
     this.credentials = parseCredentials(PROVIDER, credentialsSchema, config.credentials);
@@ -237,7 +238,7 @@ export class GatewayBAdapter implements GatewayAdapter {
    */
   async createRefund(input: CreateRefundInput): Promise<RefundSnapshot> {
     if (input.method === 'pix') {
-      const endToEndId = (await this.fetchCobranca(input.paymentRef)).endToEndId;
+      const endToEndId = await this.endToEndIdOf(input.paymentRef);
       if (!endToEndId) throw GatewayFailure.refused(PROVIDER, [{ ...REFUND_REFUSALS.cobranca_nao_paga!, path: [] }]);
       const response = await this.http.send({
         method: 'PUT',
@@ -256,7 +257,7 @@ export class GatewayBAdapter implements GatewayAdapter {
 
   async getRefund(refundRef: string, paymentRef: string): Promise<RefundSnapshot> {
     if (isEstorno(refundRef)) return estornoSnapshot(await this.fetchEstorno(refundRef));
-    const endToEndId = (await this.fetchCobranca(paymentRef)).endToEndId;
+    const endToEndId = await this.endToEndIdOf(paymentRef);
     // A Pix never received has no endToEndId, so no devolução of it can exist.
     if (!endToEndId) throw GatewayFailure.missing(PROVIDER, 'get pix devolucao');
     return devolucaoSnapshot(await this.fetchDevolucao(endToEndId, refundRef));
@@ -346,7 +347,14 @@ export class GatewayBAdapter implements GatewayAdapter {
 
   private async fetchCobranca(gatewayRef: string): Promise<ParsedCobranca> {
     const response = await this.http.send({ method: 'GET', path: `/api/v3/cobrancas/${encodeURIComponent(gatewayRef)}` });
-    return expectFound(PROVIDER, response, cobrancaSchema, 'get cobranca');
+    const cobranca = expectFound(PROVIDER, response, cobrancaSchema, 'get cobranca');
+    this.endToEndIds.remember(cobranca.id, cobranca.endToEndId);
+    return cobranca;
+  }
+
+  /** A received Pix's endToEndId: remembered from a read (notifications are confirmed by reads), else read now (null before). */
+  private async endToEndIdOf(paymentRef: string): Promise<string | null> {
+    return this.endToEndIds.get(paymentRef) ?? (await this.fetchCobranca(paymentRef)).endToEndId;
   }
 
   private async fetchEstorno(id: string): Promise<ParsedEstorno> {
