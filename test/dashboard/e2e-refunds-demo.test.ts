@@ -43,18 +43,18 @@ afterEach(async (context) => {
 const money = (cents: number) => new RegExp(`R\\$\\s?${Math.floor(cents / 100)}[.,]${String(cents % 100).padStart(2, '0')}`);
 
 describe.skipIf(!chromiumAvailable)('the demo owner refunds a test payment', () => {
-  it('pays a test Pix with the simulator, refunds part (pending, then succeeded), then the rest', { timeout: 180_000 }, async () => {
+  it('pays a test Pix with the simulator, refunds part (pending, then succeeded), then the rest', { timeout: 240_000 }, async () => {
     const [, email, password] = /log in as (\S+) \/ (\S+)/.exec(service.output()) ?? [];
     expect(email).toBe('demo@example.com');
 
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(30_000);
     problems = watchPage(page, service.url);
     await page.goto(`${service.url}/dashboard/`);
     await page.getByLabel('E-mail').fill(email!);
     await page.getByRole('textbox', { name: 'Password' }).fill(password!);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('heading', { name: 'Home' }).waitFor();
+    await page.getByRole('heading', { name: 'Home' }).waitFor({ timeout: 60_000 });
 
     // The demo has no payment yet: one made on the page, paid with the simulator.
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Payments', exact: true }).click();

@@ -63,14 +63,14 @@ export async function createMember(service: TestService, organizationId: string,
   return email;
 }
 
-/** Logs in through the login page and waits for the first page after it. */
-export async function logIn(page: Page, baseUrl: string, email: string): Promise<void> {
+/** Logs in through the login page and waits (up to `timeoutMs`: longer on a loaded machine) for the first page after it. */
+export async function logIn(page: Page, baseUrl: string, email: string, timeoutMs = 15_000): Promise<void> {
   await page.goto(`${baseUrl}/dashboard/`);
   await page.getByLabel('E-mail').fill(email);
   await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
   try {
-    await page.getByRole('heading', { name: 'Home' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { name: 'Home' }).waitFor({ timeout: timeoutMs });
   } catch (error) {
     // What the page shows instead (an error message) says more than a timeout.
     throw new Error(`no home page after logging in as ${email}; the page reads: ${await page.locator('body').innerText()}`, { cause: error });

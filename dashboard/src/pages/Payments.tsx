@@ -57,7 +57,7 @@ export default function PaymentsPage() {
         columns={['Payment', 'Amount', 'Status', 'Method', 'Gateway', 'External id', 'Created']}
         row={(payment) => (
           <Table.Tr key={payment.id}>
-            <SummaryCells id={payment.id} to={`/e/${scope.environmentId}/payments/${payment.id}`} amount={payment.amount} currency={payment.currency} status={payment.status} />
+            <SummaryCells id={payment.id} to={`/e/${scope.environmentId}/payments/${payment.id}`} amount={payment.amount} currency={payment.currency} status={payment.status} refunded={payment.amountRefunded} />
             <Table.Td>{payment.method}</Table.Td>
             <Table.Td>{payment.gateway ?? '—'}</Table.Td>
             <Table.Td>
