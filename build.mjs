@@ -61,6 +61,9 @@ if (dashboard) {
   const started = performance.now();
   // Loaded only when needed: the server build stays instant.
   const { build: viteBuild } = await import('vite');
+  // Always React's production build: run from the tests, NODE_ENV is `test`, and Vite would bundle React's
+  // development build (checks and warnings, 470 kB instead of 190 kB), unlike what is deployed.
+  process.env.NODE_ENV = 'production';
   await viteBuild({ configFile: 'dashboard/vite.config.ts', logLevel: 'warn', mode: 'production' });
   mkdirSync('dist/dashboard', { recursive: true });
   writeFileSync(DASHBOARD_STAMP, `${new Date().toISOString()}\n`);

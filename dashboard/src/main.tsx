@@ -1,15 +1,14 @@
 import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { failureOf } from './api/errors';
+import { SESSION_KEY, sessionQuery } from './api/session';
 import { cssVariablesResolver, theme } from './ui/theme';
-import { App } from './App';
+import { App, preloadFor } from './App';
+import { tenancyQueries } from './shell/scope';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -22,16 +21,25 @@ const queryClient = new QueryClient({
   },
 });
 
+// Opening the dashboard is a chain of round trips (a phone network makes each one slow): the session first, as
+// soon as this script runs rather than once React has drawn; on a link to a logged-in page (a bookmark, a reload)
+// its code downloads meanwhile, and the lists every such page reads first are asked for the moment the session
+// (whose CSRF token they need) is known, not when the layout asks.
+const signedInPage = preloadFor(window.location.pathname.replace(/^\/dashboard/, ''));
+void queryClient.prefetchQuery(sessionQuery).then(() => {
+  if (!signedInPage || !queryClient.getQueryData(SESSION_KEY)) return;
+  void queryClient.prefetchQuery(tenancyQueries.organizations);
+  void queryClient.prefetchQuery(tenancyQueries.projects);
+  void queryClient.prefetchQuery(tenancyQueries.environments);
+});
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          <Notifications position="top-right" />
-          <BrowserRouter basename="/dashboard">
-            <App />
-          </BrowserRouter>
-        </ModalsProvider>
+        <BrowserRouter basename="/dashboard">
+          <App />
+        </BrowserRouter>
       </QueryClientProvider>
     </MantineProvider>
   </StrictMode>,

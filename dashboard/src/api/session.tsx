@@ -16,6 +16,17 @@ export const SESSION_KEY = ['auth', 'session'] as const;
 
 const SessionContext = createContext<Session | null>(null);
 
+/** Who is logged in; main.tsx asks as soon as the script runs, the app reads the answer from the cache. */
+export const sessionQuery = {
+  queryKey: SESSION_KEY,
+  queryFn: async () => {
+    const session = await api.auth.session.query();
+    setCsrfToken(session?.csrfToken ?? null);
+    return session;
+  },
+  staleTime: 60_000,
+};
+
 export function useSessionQuery() {
   const queryClient = useQueryClient();
   useEffect(
@@ -26,15 +37,7 @@ export function useSessionQuery() {
       }),
     [queryClient],
   );
-  return useQuery({
-    queryKey: SESSION_KEY,
-    queryFn: async () => {
-      const session = await api.auth.session.query();
-      setCsrfToken(session?.csrfToken ?? null);
-      return session;
-    },
-    staleTime: 60_000,
-  });
+  return useQuery(sessionQuery);
 }
 
 /**

@@ -7,10 +7,17 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { api } from '../api/client';
 
+/** The three lists every logged-in page needs first (main.tsx asks for them with the session when the address is such a page). */
+export const tenancyQueries = {
+  organizations: { queryKey: ['organizations', 'list'], queryFn: () => api.organizations.list.query() },
+  projects: { queryKey: ['projects', 'list'], queryFn: () => api.projects.list.query({}) },
+  environments: { queryKey: ['environments', 'list'], queryFn: () => api.environments.list.query({}) },
+};
+
 export function useTenancy() {
-  const organizations = useQuery({ queryKey: ['organizations', 'list'], queryFn: () => api.organizations.list.query() });
-  const projects = useQuery({ queryKey: ['projects', 'list'], queryFn: () => api.projects.list.query({}) });
-  const environments = useQuery({ queryKey: ['environments', 'list'], queryFn: () => api.environments.list.query({}) });
+  const organizations = useQuery(tenancyQueries.organizations);
+  const projects = useQuery(tenancyQueries.projects);
+  const environments = useQuery(tenancyQueries.environments);
   return {
     organizations: organizations.data ?? [],
     projects: projects.data ?? [],

@@ -1,0 +1,24 @@
+/**
+ * Pages loaded on demand, each in its own chunk, so the log-in page carries
+ * only what it needs. `preload()` starts a page's download before React asks
+ * for it: App.tsx's preloadFor() does so for the page in the address while
+ * the session is still being read, instead of one after the other.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+export type LazyPage<P> = LazyExoticComponent<ComponentType<P>> & { preload(): void };
+
+type PropsOf<C> = C extends ComponentType<infer P> ? P : never;
+
+/** `page(() => import('./pages/Payments'))` for a default export; `page(() => import('./x'), 'Named')` for a named one. */
+export function page<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): LazyPage<P>;
+export function page<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyPage<PropsOf<M[K]>>;
+export function page(load: () => Promise<unknown>, name: PropertyKey = 'default'): unknown {
+  // import() loads a module once: preloading and rendering share the same download.
+  const component = () => load().then((module) => ({ default: (module as Record<PropertyKey, ComponentType<object>>)[name]! }));
+  return Object.assign(lazy(component), { preload: () => void component().catch(() => undefined) });
+}
+
+export function isLazyPage(type: unknown): type is LazyPage<object> {
+  return typeof type === 'object' && type !== null && typeof (type as { preload?: unknown }).preload === 'function';
+}
