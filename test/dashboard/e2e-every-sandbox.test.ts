@@ -216,7 +216,7 @@ describe.skipIf(!chromiumAvailable)('a merchant onboarded from the operator page
   it('asks before disabling a gateway, and in production asks for the project name', async () => {
     const page = owner!.page;
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Gateways & routing', exact: true }).click();
-    await page.getByRole('switch', { name: 'gateway_a enabled' }).click({ force: true });
+    await page.getByRole('switch', { name: 'gateway_a enabled' }).dispatchEvent('click');
     const confirm = page.getByRole('dialog', { name: 'Disable gateway_a?' });
     await confirm.getByText(/New Pix and card payments will fail until gateway_a is enabled again/).waitFor();
     await shot(page, 'gateway-disable-confirm');
@@ -228,7 +228,7 @@ describe.skipIf(!chromiumAvailable)('a merchant onboarded from the operator page
     await service.admin.gateways.configure({ environmentId: merchant.production, gateway: 'gateway_a', baseUrl: 'http://127.0.0.1:9/', credentials: { secretKey: 'sk_live_their_own', webhookSecret: 'whsec_their_own_secret' } });
     await service.admin.routing.set({ environmentId: merchant.production, method: 'PIX', gateway: 'gateway_a' } as never);
     await page.goto(`${service.url}/dashboard/e/${merchant.production}/gateways`);
-    await page.getByRole('switch', { name: 'gateway_a enabled' }).click({ force: true });
+    await page.getByRole('switch', { name: 'gateway_a enabled' }).dispatchEvent('click');
     const live = page.getByRole('dialog', { name: 'Disable gateway_a?' });
     await live.getByText('Production: Padaria Central / Loja online').waitFor();
     await live.getByText(/New Pix payments will fail until gateway_a is enabled again/).waitFor();
