@@ -138,6 +138,9 @@ describe.skipIf(!chromiumAvailable)('routing on the dashboard', { timeout: 120_0
   it('clearing a rule warns that every new payment of the method will be refused with 409', async () => {
     await sandboxed.service.admin.routing.set({ environmentId, method: 'CARD', gateways: [{ gateway: 'gateway_a' }] });
     await page.reload();
+    // An unsaved Pix change is kept when the rules are read again after someone else changed Pix, and the page says so.
+    await pixRule().getByRole('button', { name: 'Add a fallback' }).click();
+    await sandboxed.service.admin.routing.set({ environmentId, method: 'PIX', gateways: [{ gateway: 'gateway_b' }] });
     const cardRule = page.getByRole('region', { name: 'Card', exact: true });
     await cardRule.getByRole('button', { name: 'Remove rule' }).click();
     const dialog = page.getByRole('dialog', { name: 'Remove the Card rule?' });
@@ -145,6 +148,14 @@ describe.skipIf(!chromiumAvailable)('routing on the dashboard', { timeout: 120_0
     await dialog.getByRole('button', { name: 'Remove rule' }).click();
     await cardRule.getByText('no rule: refused').waitFor();
     expect((await sandboxed.service.admin.routing.list({ environmentId })).some((r) => r.method === 'CARD')).toBe(false);
+    // Removing the Card rule read the rules again: the Pix draft (three gateways) survived, with the warning.
+    await pixRule().getByText('This rule was changed elsewhere while you edited it; it is now gateway_b.').waitFor();
+    expect(await pixRule().getByLabel('Fallback 2 gateway').inputValue()).toBe('gateway_c');
+    await pixRule().getByRole('button', { name: 'Discard changes' }).click();
+    expect(await pixRule().getByLabel('Primary gateway').inputValue()).toBe('gateway_b');
+    await sandboxed.service.admin.routing.set({ environmentId, method: 'PIX', gateways: [{ gateway: 'gateway_a' }, { gateway: 'gateway_b' }] });
+    await page.reload();
+    expect(await pixRule().getByLabel('Fallback 1 gateway').inputValue()).toBe('gateway_b');
   });
 
   it("in production the confirmation names the environment and waits for the project's name", async () => {

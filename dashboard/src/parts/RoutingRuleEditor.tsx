@@ -8,7 +8,7 @@
  * warns that every new request of the method will be refused.
  */
 import { ActionIcon, Alert, Badge, Button, Card, Group, NumberInput, Select, Stack, Switch, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { GATEWAY_NAMES, type GatewayName, type RoutingMethod } from '../../../server/contract/enums';
 import { api } from '../api/client';
 import { useConfirmTarget } from '../shell/confirm-target';
@@ -22,6 +22,7 @@ import {
   METHOD_LABEL,
   METHOD_NOUN,
   ruleEffect,
+  ruleSummary,
   sameRule,
   type DraftGateway,
   type RuleGateway,
@@ -78,12 +79,21 @@ export function RoutingRuleEditor({
   const [announcement, setAnnouncement] = useState('');
   const [focusNext, setFocusNext] = useState<string | null>(null);
 
-  // A rule saved elsewhere (or by this form) replaces an unchanged draft.
+  // A rule saved elsewhere (or by this form) replaces a draft with no change of its own; a draft with changes is kept,
+  // and the person told that saving it replaces what someone else just saved.
   const ruleKey = JSON.stringify(rule);
+  const shown = useRef(rule);
+  const [changedElsewhere, setChangedElsewhere] = useState(false);
   useEffect(() => {
-    setDraft(toDraft(rule));
-    setSplit(rule.some((g) => g.weight !== null));
-    setShowErrors(false);
+    const before = shown.current;
+    shown.current = rule;
+    const current = draftToRule(draft, split && draft.length > 1);
+    if (sameRule(current, rule) || sameRule(current, before)) {
+      setDraft(toDraft(rule));
+      setSplit(rule.some((g) => g.weight !== null));
+      setShowErrors(false);
+      setChangedElsewhere(false);
+    } else setChangedElsewhere(true);
   }, [ruleKey]);
 
   // Focus stays on the control that was used, after its row moved or went away.
@@ -302,6 +312,13 @@ export function RoutingRuleEditor({
               </Button>
               {draft.length > 1 && <Switch size="xs" label="Split by weight" checked={split} onChange={(e) => toggleSplit(e.currentTarget.checked)} />}
             </Group>
+            {dirty && changedElsewhere && (
+              <Alert color="orange" variant="light" p="xs" role="alert">
+                <Text size="xs">
+                  This rule was changed elsewhere while you edited it; it is now {rule.length ? ruleSummary(rule) : 'removed'}. Saving replaces that with yours.
+                </Text>
+              </Alert>
+            )}
             {dirty && Object.keys(errors).length === 0 && (
               <Alert color="blue" variant="light" p="xs">
                 <Text size="xs">{draft.length ? ruleEffect(method, proposed) : clearEffect(method)}</Text>
@@ -321,6 +338,7 @@ export function RoutingRuleEditor({
                         setDraft(toDraft(rule));
                         setSplit(rule.some((g) => g.weight !== null));
                         setShowErrors(false);
+                        setChangedElsewhere(false);
                       }}
                     >
                       Discard changes
