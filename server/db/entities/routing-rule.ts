@@ -1,7 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { GATEWAY_NAMES, ROUTING_METHODS } from '../../contract/enums';
+import { GATEWAY_NAMES, ROUTING_METHODS, type GatewayName } from '../../contract/enums';
 import { Environment } from './environment';
-import type { RuleGateway } from '../../domain/routing-trace';
 
 /**
  * Which gateways serve a method (PIX, CARD, SUBSCRIPTION) in an environment:
@@ -16,7 +15,8 @@ export const RoutingRuleSchema = defineEntity({
     method: p.enum(ROUTING_METHODS).primary(),
     /** The list's first gateway (the primary), kept for readers of one gateway. */
     gateway: p.enum(GATEWAY_NAMES),
-    gateways: p.json<RuleGateway[]>(),
+    /** domain/routing-trace.ts `RuleGateway[]`, spelled out here: storage does not import the domain. */
+    gateways: p.json<{ gateway: GatewayName; weight: number | null }[]>(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });

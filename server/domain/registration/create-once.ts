@@ -27,21 +27,11 @@ import type { GatewayResource } from './columns';
 import { firstReadAt } from '../reconciliation/schedule';
 import { commitRegistration, type CompanionInsert } from './commit';
 import type { RoutingTrace } from '../routing-trace';
-import { registerRouted, type OrphanSweep } from './fallback';
-import { AWAIT_REGISTRATION, awaitRegistration, callGatewayForRegistration, leaseEnd, refusedByGateway } from './lease';
+import { REGISTER_ROUTED, registerRouted, type OrphanSweep } from './fallback';
+import type { RegistrationSteps } from './steps';
 
-/** How one kind of resource is registered at its gateway. */
-export interface RegistrationSteps<T extends GatewayResource, R, S> {
-  entity: EntityClass<T>;
-  /** Reads the resource by (externalId, environment id). */
-  byExternalId: OneRowReader<T>;
-  /** Sends the create request to the gateway. */
-  call(adapter: GatewayAdapter, request: R): Promise<S>;
-  /** Takes the gateway's answer into a resource not registered yet and returns the events it causes. */
-  register(resource: T, snapshot: S): DomainEvent[];
-  /** What else a registration records in the same statement (a payment: the month's usage). */
-  companions?(resource: T): CompanionInsert[];
-}
+export type { RegistrationSteps } from './steps';
+import { AWAIT_REGISTRATION, awaitRegistration, callGatewayForRegistration, leaseEnd, refusedByGateway } from './lease';
 
 /** One create request: its externalId and the fingerprint of its normalized payload. */
 export interface CreateRequest {
@@ -170,4 +160,4 @@ const methodOf = (resource: object): RoutingTrace['method'] => ('method' in reso
 const NO_ORPHANS: OrphanSweep<never> = { immediate: () => 'nothing_found', settle: async () => ({ fate: 'nothing_found' }) };
 
 /** What creating once can answer with besides the use case's own checks: a refused or failed registration, a take-over's routing. */
-export const CREATE_ONCE = raises([], AWAIT_REGISTRATION, ROUTE_EXISTING);
+export const CREATE_ONCE = raises([], AWAIT_REGISTRATION, ROUTE_EXISTING, REGISTER_ROUTED);

@@ -39,15 +39,19 @@ import { routingFallbacks } from '../../observability/routing-metrics';
 import { refusedByTheGateway } from '../gateway-calls';
 import { applyLocked } from '../locked-apply';
 import { Refusal } from '../refusal';
+import { raises } from '../raises';
 import type { Route } from '../routing';
 import type { AttemptOutcome, OrphanFate, RoutingAttempt, RoutingTrace } from '../routing-trace';
 import { unavailability, type Unavailability } from './availability';
 import type { GatewayResource } from './columns';
 import { commitRegistration } from './commit';
-import type { RegistrationSteps } from './create-once';
+import type { RegistrationSteps } from './steps';
 import { leaseEnd } from './lease';
 
 /** One gateway a create may be registered at, with the request as that gateway needs it. */
+/** Every gateway of the rule unavailable or unfit, or another request took the create over: 502 naming the gateway. */
+export const REGISTER_ROUTED = raises(['gateway_error']);
+
 export interface Candidate<R> {
   route: Route;
   request: R;

@@ -26,7 +26,7 @@ import { initialSubscriptionStatus } from './subscription';
 
 export type CreateSubscriptionRequest = z.output<typeof CreateSubscriptionBody>;
 
-export const CREATE_SUBSCRIPTION = raises([], RETURN_URL, BILLING_GATE, ROUTE_NEW, GATEWAY_REQUIREMENTS, GATEWAY_CALLS.getPlan, CREATE_ONCE, GATEWAY_CALLS.createSubscription);
+export const CREATE_SUBSCRIPTION = raises(['gateway_error'], RETURN_URL, BILLING_GATE, ROUTE_NEW, GATEWAY_REQUIREMENTS, GATEWAY_CALLS.getPlan, CREATE_ONCE, GATEWAY_CALLS.createSubscription);
 
 /** How a subscription is registered at its gateway (also used by reconciliation to finish an interrupted create). */
 export const subscriptionRegistration: RegistrationSteps<Subscription, CreateSubscriptionInput, SubscriptionSnapshot> = {
