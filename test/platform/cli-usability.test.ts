@@ -205,8 +205,8 @@ describe('payments-admin for people', () => {
       expect(result.code, result.stderr).toBe(0);
       const lines = result.stdout.trimEnd().split('\n');
       for (const line of lines) expect(line.length, `${args.join(' ')}:\n${result.stdout}`).toBeLessThanOrEqual(80);
-      // A header, then the rows: ids first, whole.
-      expect(lines[0]).toMatch(/^(id|environmentId) /);
+      // A header, then the rows: ids first, whole (a routing rule is known by its method within the environment).
+      expect(lines[0]).toMatch(/^(id|environmentId|method) /);
     }
     const deliveries = (await admin(['webhook', 'delivery', 'list', '--env', environmentId], { COLUMNS: '80' })).stdout;
     expect(deliveries).toMatch(/^id +status +event /);
