@@ -102,9 +102,9 @@ async function askRefund(amount: string | null, reason?: string): Promise<Locato
   return confirm;
 }
 
-/** The refund a success notification names. */
-async function createdRefundId(): Promise<string> {
-  const notice = page.getByText(/^Refund ref_\w+ of .* created \(pending\)\.$/);
+/** The refund a success notification names (by its amount: an earlier refund's notice may still be showing). */
+async function createdRefundId(amount: RegExp): Promise<string> {
+  const notice = page.getByText(new RegExp(`^Refund ref_\\w+ of ${amount.source} created \\(pending\\)\\.$`));
   await notice.waitFor();
   return /(ref_\w+)/.exec((await notice.textContent())!)![1]!;
 }
@@ -139,7 +139,7 @@ describe.skipIf(!chromiumAvailable)('refunds on the payment page', { timeout: 24
 
     confirm = await askRefund('20', 'one item returned');
     await confirm.getByRole('button', { name: money(2000) }).click();
-    const first = await createdRefundId();
+    const first = await createdRefundId(money(2000));
     // Pending in the timeline, under its refund.created event, until the gateway gives the money back.
     await entry(first).getByText('pending', { exact: true }).waitFor();
     await entry(first).getByText('Reason: one item returned').waitFor();
@@ -169,7 +169,7 @@ describe.skipIf(!chromiumAvailable)('refunds on the payment page', { timeout: 24
     // The rest, prefilled: once it is asked for, nothing is refundable and the button is gone.
     confirm = await askRefund(null);
     await confirm.getByRole('button', { name: money(2500) }).click();
-    const last = await createdRefundId();
+    const last = await createdRefundId(money(2500));
     await entry(last).getByText('pending', { exact: true }).waitFor();
     await refundButton().waitFor({ state: 'detached' });
     await entry(last).getByRole('button', { name: 'Settle refund' }).click();
