@@ -71,7 +71,7 @@ describe.skipIf(!chromiumAvailable)('roles in the dashboard', () => {
     const base = `${service.url}/dashboard/e/${tenant.environmentId}`;
 
     await page.goto(`${base}/payments/${paymentId}`);
-    await page.getByText('seen-by-viewer').waitFor();
+    await page.getByText('seen-by-viewer', { exact: true }).waitFor(); // the externalId itself; event payloads carry it too
     await page.getByRole('heading', { name: 'Timeline' }).waitFor();
     await expect(page.getByText('Simulate (sandbox)').count()).resolves.toBe(0);
 
