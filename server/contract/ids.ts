@@ -9,7 +9,7 @@ export function randomToken(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'org' | 'prj' | 'env' | 'key' | 'pay' | 'sub' | 'ref' | 'evt' | 'wd' | 'usr' | 'mbr' | 'ses' | 'inv' | 'pwr';
+export type IdPrefix = 'org' | 'prj' | 'env' | 'key' | 'pay' | 'sub' | 'ref' | 'evt' | 'wd' | 'usr' | 'mbr' | 'ses' | 'inv' | 'pwr' | 'aud';
 
 /** Public ids: `<prefix>_` followed by 24 base36 characters (~124 bits). */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomToken(24)}`;

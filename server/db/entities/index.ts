@@ -18,6 +18,7 @@ import { MembershipSchema } from './membership';
 import { DashboardSessionSchema } from './dashboard-session';
 import { InvitationSchema } from './invitation';
 import { PasswordResetSchema } from './password-reset';
+import { AuditEntrySchema } from './audit-entry';
 
 export { ApiKey } from './api-key';
 export { Environment } from './environment';
@@ -39,6 +40,7 @@ export { Membership } from './membership';
 export { DashboardSession } from './dashboard-session';
 export { Invitation } from './invitation';
 export { PasswordReset } from './password-reset';
+export { AuditEntry } from './audit-entry';
 
 /**
  * The tables that only hold records. The aggregates with rules of their own
@@ -66,4 +68,5 @@ export const RECORD_ENTITIES = [
   DashboardSessionSchema,
   InvitationSchema,
   PasswordResetSchema,
+  AuditEntrySchema,
 ];

@@ -15,6 +15,7 @@ import { Migration20261125091638_events_feed_indexes } from './Migration20261125
 import { Migration20261125093607_webhook_retries } from './Migration20261125093607_webhook_retries';
 import { Migration20261125122139_routing_lists_and_traces } from './Migration20261125122139_routing_lists_and_traces';
 import { Migration20261125122225_refunds } from './Migration20261125122225_refunds';
+import { Migration20261125160500_audit_entries } from './Migration20261125160500_audit_entries';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -32,4 +33,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125093607_webhook_retries', class: Migration20261125093607_webhook_retries },
   { name: 'Migration20261125122139_routing_lists_and_traces', class: Migration20261125122139_routing_lists_and_traces },
   { name: 'Migration20261125122225_refunds', class: Migration20261125122225_refunds },
+  { name: 'Migration20261125160500_audit_entries', class: Migration20261125160500_audit_entries },
 ];

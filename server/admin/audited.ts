@@ -1,0 +1,56 @@
+/**
+ * The operator API's side of the audit log (domain/audit/record.ts): who the
+ * caller is, as the log names them, and `audited`, which runs a change and
+ * records its entries in one transaction.
+ */
+import { User } from '../db/entities';
+import type { Environment } from '../db/entities';
+import type { EntityManager } from '../db/orm';
+import { recordAudit, type AuditActor, type AuditRecord } from '../domain/audit/record';
+import { organizationOf } from './access';
+import type { AdminContext } from './procedure';
+
+/**
+ * The caller as the log names it: a sandbox API key; a dashboard user (with
+ * their e-mail as it is now), an operator one if marked so; the admin token
+ * (an operator with no user: the CLI); or, with no HTTP request at all, the
+ * system (the demo seed and other in-process callers).
+ */
+export async function auditActorOf(ctx: AdminContext): Promise<AuditActor> {
+  const address = ctx.web?.address ?? null;
+  const userAgent = ctx.web?.userAgent ?? null;
+  if (ctx.sandboxKey) return { kind: 'sandbox_key', id: ctx.sandboxKey.apiKeyId, email: null, address, userAgent };
+  const userId = ctx.actor.userId;
+  if (userId) {
+    const user = await ctx.em.findOne(User, { id: userId });
+    return { kind: ctx.actor.kind === 'operator' ? 'operator' : 'user', id: userId, email: user?.email ?? null, address, userAgent };
+  }
+  return { kind: ctx.web ? 'operator' : 'system', id: null, email: null, address, userAgent };
+}
+
+/** An entry as a call site describes it; the actor is the caller's. */
+export type AuditChange = Omit<AuditRecord, 'actor'>;
+
+/** The organization and environment an environment-scoped change names. */
+export const scopeOf = (environment: Environment): Pick<AuditChange, 'organizationId' | 'environmentId'> => ({
+  organizationId: organizationOf(environment),
+  environmentId: environment.id,
+});
+
+/**
+ * Runs `change` in a transaction with an EntityManager of its own and writes
+ * the entries it reports through `audit` in the same transaction: if the
+ * change throws, nothing is written; if an entry cannot be written, the change
+ * rolls back. A change that reports no entry is a mistake (every audited
+ * procedure must say what it did) and fails.
+ */
+export async function audited<T>(ctx: AdminContext, change: (em: EntityManager, audit: (entry: AuditChange) => void) => Promise<T>): Promise<T> {
+  const actor = await auditActorOf(ctx);
+  return ctx.em.transactional(async (tx) => {
+    const entries: AuditChange[] = [];
+    const result = await change(tx, (entry) => entries.push(entry));
+    if (entries.length === 0) throw new Error('an audited change reported no audit entry');
+    for (const entry of entries) await recordAudit(tx, { ...entry, actor });
+    return result;
+  });
+}
