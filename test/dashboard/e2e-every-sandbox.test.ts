@@ -218,7 +218,7 @@ describe.skipIf(!chromiumAvailable)('a merchant onboarded from the operator page
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Gateways & routing', exact: true }).click();
     await page.getByRole('switch', { name: 'gateway_a enabled' }).dispatchEvent('click');
     const confirm = page.getByRole('dialog', { name: 'Disable gateway_a?' });
-    await confirm.getByText(/New Pix and card payments will fail until gateway_a is enabled again/).waitFor();
+    await confirm.getByText(/New Pix and card payments will fail: no other enabled gateway is in their routing rule/).waitFor();
     await shot(page, 'gateway-disable-confirm');
     await confirm.getByRole('button', { name: 'Keep it enabled' }).click();
     await confirm.waitFor({ state: 'hidden' });
@@ -231,7 +231,7 @@ describe.skipIf(!chromiumAvailable)('a merchant onboarded from the operator page
     await page.getByRole('switch', { name: 'gateway_a enabled' }).dispatchEvent('click');
     const live = page.getByRole('dialog', { name: 'Disable gateway_a?' });
     await live.getByText('Production: Padaria Central / Loja online').waitFor();
-    await live.getByText(/New Pix payments will fail until gateway_a is enabled again/).waitFor();
+    await live.getByText(/New Pix payments will fail: no other enabled gateway is in their routing rule/).waitFor();
     const disable = live.getByRole('button', { name: 'Disable gateway_a' });
     expect(await disable.isDisabled()).toBe(true);
     await live.getByLabel('Type Loja online to confirm').fill('Loja');

@@ -145,7 +145,8 @@ export default function GatewaysPage() {
                     disabled={!canEdit || setEnabled.isPending}
                     onChange={(e) => {
                       const enabled = e.currentTarget.checked;
-                      askConfirmation(gatewaySwitchConfirmation(gateway, enabled, methodsRoutedTo(routes.data, gateway), target), () => setEnabled.mutate({ gateway, enabled }));
+                      const enabledGateways = configured.filter((a) => a.enabled).map((a) => a.gateway);
+                      askConfirmation(gatewaySwitchConfirmation(gateway, enabled, routes.data, enabledGateways, target), () => setEnabled.mutate({ gateway, enabled }));
                     }}
                     label={account.enabled ? 'Enabled' : 'Disabled'}
                     aria-label={`${gateway} enabled`}
