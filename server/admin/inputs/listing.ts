@@ -41,35 +41,49 @@ const rangeInOrder = (input: { createdFrom?: string; createdTo?: string }) =>
   !input.createdFrom || !input.createdTo || Date.parse(input.createdFrom) < Date.parse(input.createdTo);
 const RANGE_ORDER = { message: 'createdTo must be after createdFrom', path: ['createdTo'] };
 
-/** An exact `pay_`/`sub_` id, or an externalId or the start of one. */
+/**
+ * One search box (domain/listing/search.ts): an exact `pay_`/`sub_` id or an
+ * externalId or its start; with an `@` also a customer e-mail or its start;
+ * a number (`25`, `25.00`, `25,50`) also an amount in major units; anything
+ * else also a customer name containing it. Case-insensitive but for ids.
+ */
 const Search = text({ min: 1, max: TEXT_LIMITS.externalId });
 
-export const PaymentListInput = z
-  .strictObject({
-    environmentId: RecordId,
-    status: z.enum(PAYMENT_STATUSES).optional(),
-    method: z.enum(PAYMENT_METHODS).optional(),
-    gateway: z.enum(GATEWAY_NAMES).optional(),
-    /** true: only payments with at least one refund (pending, succeeded or failed). */
-    refunded: z.literal(true).optional(),
-    ...createdRange,
-    search: Search.optional(),
-    ...page,
-  })
-  .refine(rangeInOrder, RANGE_ORDER);
+/** The orders of the lists: created (newest first unless asked) or amount, each way. Kept in sync with domain/listing/sort.ts. */
+export const LIST_SORTS = ['created_desc', 'created_asc', 'amount_desc', 'amount_asc'] as const;
+const sort = { sort: z.enum(LIST_SORTS).default('created_desc') };
+
+/** What selects payments, without the page: the list's filter, and the CSV export's. */
+const paymentFilter = {
+  environmentId: RecordId,
+  status: z.enum(PAYMENT_STATUSES).optional(),
+  method: z.enum(PAYMENT_METHODS).optional(),
+  gateway: z.enum(GATEWAY_NAMES).optional(),
+  /** true: only payments with at least one refund (pending, succeeded or failed). */
+  refunded: z.literal(true).optional(),
+  ...createdRange,
+  search: Search.optional(),
+  ...sort,
+};
+
+const subscriptionFilter = {
+  environmentId: RecordId,
+  status: z.enum(SUBSCRIPTION_STATUSES).optional(),
+  gateway: z.enum(GATEWAY_NAMES).optional(),
+  ...createdRange,
+  search: Search.optional(),
+  ...sort,
+};
+
+export const PaymentListInput = z.strictObject({ ...paymentFilter, ...page }).refine(rangeInOrder, RANGE_ORDER);
 export type PaymentListFilter = z.output<typeof PaymentListInput>;
 
-export const SubscriptionListInput = z
-  .strictObject({
-    environmentId: RecordId,
-    status: z.enum(SUBSCRIPTION_STATUSES).optional(),
-    gateway: z.enum(GATEWAY_NAMES).optional(),
-    ...createdRange,
-    search: Search.optional(),
-    ...page,
-  })
-  .refine(rangeInOrder, RANGE_ORDER);
+export const SubscriptionListInput = z.strictObject({ ...subscriptionFilter, ...page }).refine(rangeInOrder, RANGE_ORDER);
 export type SubscriptionListFilter = z.output<typeof SubscriptionListInput>;
+
+/** The CSV export of a list: the same filter and order, every row (no page). */
+export const PaymentExportInput = z.strictObject(paymentFilter).refine(rangeInOrder, RANGE_ORDER);
+export const SubscriptionExportInput = z.strictObject(subscriptionFilter).refine(rangeInOrder, RANGE_ORDER);
 
 export const PaymentGetInput = z.strictObject({ paymentId: RecordId });
 export const SubscriptionGetInput = z.strictObject({ subscriptionId: RecordId });

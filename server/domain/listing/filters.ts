@@ -1,5 +1,5 @@
-/** Conditions shared by the dashboard's lists of payments and subscriptions: newest first, by creation time then id. */
-import { decodeCursor, type Position } from './cursor';
+/** Conditions shared by the dashboard's lists of payments and subscriptions (their orders are sort.ts, their search search.ts). */
+import type { Position } from './cursor';
 
 /** `%`, `_` and `\` in a searched text are literal characters, not LIKE wildcards. */
 export const likePrefix = (text: string): string => `${text.replace(/[\\%_]/g, '\\$&')}%`;
@@ -19,17 +19,6 @@ export function createdBetween(range: CreatedRange): { createdAt?: { $gte?: Date
     },
   };
 }
-
-/** Rows strictly after the cursor's row in (createdAt desc, id desc) order. */
-export function afterCursor(list: string, cursor: string | undefined) {
-  if (!cursor) return null;
-  const position = decodeCursor(list, cursor, 'instant');
-  const at = new Date(position.key);
-  return { $or: [{ createdAt: { $lt: at } }, { createdAt: at, id: { $lt: position.id } }] };
-}
-
-/** An exact id, or an externalId equal to or starting with the text. */
-export const searchCondition = (search: string | undefined) => (search ? { $or: [{ id: search }, { externalId: { $like: likePrefix(search) } }] } : null);
 
 export const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
 

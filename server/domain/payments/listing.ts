@@ -6,7 +6,9 @@ import { Payment } from './payment';
 import type { EntityManager } from '../../db/orm';
 import { paymentBody } from './view';
 import { pageOf } from '../listing/cursor';
-import { afterCursor, createdBetween, createdPosition, NEWEST_FIRST, searchCondition, type CreatedRange } from '../listing/filters';
+import { createdBetween, type CreatedRange } from '../listing/filters';
+import { searchCondition } from '../listing/search';
+import { afterCursor, DEFAULT_SORT, orderOf, positionIn, type ListSort } from '../listing/sort';
 import { timelineOf } from '../listing/timeline';
 import { Refund } from '../refunds/refund';
 import { refundsOfPayment } from '../refunds/repository';
@@ -17,9 +19,11 @@ export interface PaymentFilter extends CreatedRange {
   status?: PaymentStatus;
   method?: PaymentMethod;
   gateway?: GatewayName;
+  /** What search.ts says: id, externalId, customer e-mail, amount or name. */
   search?: string;
   /** true: only payments with at least one refund (any status). */
   refunded?: boolean;
+  sort?: ListSort;
   cursor?: string;
   limit: number;
 }
@@ -38,20 +42,32 @@ export function paymentRow(payment: Payment) {
 /** The environment's payments that have a refund (any status), as a subquery. */
 const refundedPayments = (em: EntityManager, environmentId: string) => em.createQueryBuilder(Refund, 'r').select('r.payment').where({ environment: environmentId });
 
-export async function listPayments(em: EntityManager, filter: PaymentFilter) {
-  const conditions: FilterQuery<Payment>[] = [
+/** Every condition of the filter but the page's position: what the list shows and its total counts. */
+function paymentConditions(em: EntityManager, filter: PaymentFilter): FilterQuery<Payment>[] {
+  const search = searchCondition(filter.search);
+  return [
     { environment: filter.environmentId, ...createdBetween(filter) },
     ...(filter.status ? [{ status: filter.status }] : []),
     ...(filter.method ? [{ method: filter.method }] : []),
     ...(filter.gateway ? [{ gateway: filter.gateway }] : []),
     ...(filter.refunded ? [{ id: { $in: refundedPayments(em, filter.environmentId) } }] : []),
+    ...(search ? [search as FilterQuery<Payment>] : []),
   ];
-  const search = searchCondition(filter.search);
-  if (search) conditions.push(search);
-  const after = afterCursor('payments', filter.cursor);
-  if (after) conditions.push(after);
-  const rows = await em.find(Payment, { $and: conditions }, { orderBy: NEWEST_FIRST, limit: filter.limit + 1 });
-  return pageOf('payments', rows, filter.limit, createdPosition, paymentRow);
+}
+
+/**
+ * A page of the filtered list in the order asked (newest first unless
+ * asked). The first page (no cursor) also carries `total`, how many payments
+ * the whole filter matches, counted by the database; later pages carry null
+ * (the count does not change with the page, and is not paid for again).
+ */
+export async function listPayments(em: EntityManager, filter: PaymentFilter, options: { total?: boolean } = {}) {
+  const sort = filter.sort ?? DEFAULT_SORT;
+  const conditions = paymentConditions(em, filter);
+  const after = afterCursor('payments', sort, filter.cursor);
+  const rows = await em.find(Payment, { $and: after ? [...conditions, after as FilterQuery<Payment>] : conditions }, { orderBy: orderOf(sort), limit: filter.limit + 1 });
+  const total = filter.cursor || options.total === false ? null : await em.count(Payment, { $and: paymentConditions(em, filter) });
+  return { ...pageOf('payments', rows, filter.limit, positionIn(sort), paymentRow, sort), total };
 }
 
 /** Everything the /v1 view shows, plus where it lives and what the gateway last said, and its events with their deliveries. */

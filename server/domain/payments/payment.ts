@@ -22,6 +22,9 @@ export const PaymentSchema = defineEntity({
   indexes: [
     { properties: ['gateway', 'gatewayRef'] },
     { properties: ['environment', 'createdAt', 'id'] },
+    // The lists' search and sort (domain/listing/search.ts, sort.ts; migration list_search_indexes).
+    { properties: ['environment', 'amount', 'id'] },
+    { name: 'payments_customer_email_search_index', expression: 'create index "payments_customer_email_search_index" on "payments" ("environment_id", lower("customer_email") text_pattern_ops)' },
     // Background reconciliation reads what is due; only unfinished rows carry a time, so the index stays small.
     { name: 'payments_reconcile_due_index', expression: 'create index "payments_reconcile_due_index" on "payments" ("reconcile_at") where "reconcile_at" is not null' },
   ],

@@ -7,7 +7,9 @@ import { Subscription } from './subscription';
 import type { EntityManager } from '../../db/orm';
 import { subscriptionBody } from './view';
 import { pageOf } from '../listing/cursor';
-import { afterCursor, createdBetween, createdPosition, NEWEST_FIRST, searchCondition, type CreatedRange } from '../listing/filters';
+import { createdBetween, NEWEST_FIRST, type CreatedRange } from '../listing/filters';
+import { searchCondition } from '../listing/search';
+import { afterCursor, DEFAULT_SORT, orderOf, positionIn, type ListSort } from '../listing/sort';
 import { paymentRow } from '../payments/listing';
 import { timelineOf } from '../listing/timeline';
 
@@ -15,7 +17,9 @@ export interface SubscriptionFilter extends CreatedRange {
   environmentId: string;
   status?: SubscriptionStatus;
   gateway?: GatewayName;
+  /** What search.ts says: id, externalId, customer e-mail, amount or name. */
   search?: string;
+  sort?: ListSort;
   cursor?: string;
   limit: number;
 }
@@ -25,18 +29,25 @@ export function subscriptionRow(subscription: Subscription) {
   return { ...body, updatedAt: subscription.updatedAt.toISOString() };
 }
 
-export async function listSubscriptions(em: EntityManager, filter: SubscriptionFilter) {
-  const conditions: FilterQuery<Subscription>[] = [
+/** Every condition of the filter but the page's position: what the list shows and its total counts. */
+function subscriptionConditions(filter: SubscriptionFilter): FilterQuery<Subscription>[] {
+  const search = searchCondition(filter.search);
+  return [
     { environment: filter.environmentId, ...createdBetween(filter) },
     ...(filter.status ? [{ status: filter.status }] : []),
     ...(filter.gateway ? [{ gateway: filter.gateway }] : []),
+    ...(search ? [search as FilterQuery<Subscription>] : []),
   ];
-  const search = searchCondition(filter.search);
-  if (search) conditions.push(search);
-  const after = afterCursor('subscriptions', filter.cursor);
-  if (after) conditions.push(after);
-  const rows = await em.find(Subscription, { $and: conditions }, { orderBy: NEWEST_FIRST, limit: filter.limit + 1 });
-  return pageOf('subscriptions', rows, filter.limit, createdPosition, subscriptionRow);
+}
+
+/** A page in the order asked; the first page also carries `total` (as listPayments). */
+export async function listSubscriptions(em: EntityManager, filter: SubscriptionFilter, options: { total?: boolean } = {}) {
+  const sort = filter.sort ?? DEFAULT_SORT;
+  const conditions = subscriptionConditions(filter);
+  const after = afterCursor('subscriptions', sort, filter.cursor);
+  const rows = await em.find(Subscription, { $and: after ? [...conditions, after as FilterQuery<Subscription>] : conditions }, { orderBy: orderOf(sort), limit: filter.limit + 1 });
+  const total = filter.cursor || options.total === false ? null : await em.count(Subscription, { $and: subscriptionConditions(filter) });
+  return { ...pageOf('subscriptions', rows, filter.limit, positionIn(sort), subscriptionRow, sort), total };
 }
 
 /** Most recent charges shown with a subscription (a monthly one reaches this in eight years). */

@@ -26,6 +26,9 @@ export const SubscriptionSchema = defineEntity({
   indexes: [
     { properties: ['gateway', 'gatewayRef'] },
     { properties: ['environment', 'createdAt', 'id'] },
+    // The lists' search and sort (domain/listing/search.ts, sort.ts; migration list_search_indexes).
+    { properties: ['environment', 'amount', 'id'] },
+    { name: 'subscriptions_customer_email_search_index', expression: 'create index "subscriptions_customer_email_search_index" on "subscriptions" ("environment_id", lower("customer_email") text_pattern_ops)' },
     // Background reconciliation reads what is due; only unfinished rows carry a time, so the index stays small.
     { name: 'subscriptions_reconcile_due_index', expression: 'create index "subscriptions_reconcile_due_index" on "subscriptions" ("reconcile_at") where "reconcile_at" is not null' },
   ],

@@ -1,0 +1,43 @@
+/**
+ * What the search box of the payments and subscriptions lists matches. One
+ * box, read by the shape of what was typed:
+ * - always: the exact `pay_`/`sub_` id, or an externalId equal to or starting with the text;
+ * - text with an `@`: also a customer e-mail equal to or starting with it, whatever the case;
+ * - a number (`25`, `25.00`, `25,5`): also an amount of exactly that many
+ *   major units of the currency, as the dashboard shows amounts (`25` and
+ *   `25.00` are 2500 cents; no thousands separators);
+ * - anything else: also a customer name containing the text, whatever the case.
+ * `%`, `_` and `\` typed are literal characters, never LIKE wildcards. The
+ * e-mail and amount matches are served by indexes (environment, lower(e-mail))
+ * and (environment, amount, id); a name is matched within the environment's
+ * rows (a name is searched by any part of it, which no B-tree serves).
+ */
+import { raw } from '@mikro-orm/core';
+import { likePrefix } from './filters';
+
+/** `25`, `25.5`, `25.50`, `25,50`: major units with at most two decimals, `.` or `,` before them. */
+const AMOUNT = /^(\d{1,12})(?:[.,](\d{1,2}))?$/;
+
+/** The amount in cents a typed number stands for, or null if the text is not one. */
+export function amountInCents(text: string): number | null {
+  const match = AMOUNT.exec(text);
+  if (!match) return null;
+  const cents = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  return Number.isSafeInteger(cents) ? cents : null;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+
+/** The condition a searched text adds to a list, or null without one. */
+export function searchCondition(search: string | undefined) {
+  if (!search) return null;
+  const text = search.trim();
+  if (!text) return null;
+  const reference = [{ id: text }, { externalId: { $like: likePrefix(text) } }];
+  if (text.includes('@')) {
+    return { $or: [...reference, { [raw((alias: string) => `lower(${alias}.customer_email)`)]: { $like: likePrefix(text.toLowerCase()) } }] };
+  }
+  const cents = amountInCents(text);
+  if (cents !== null) return { $or: [...reference, { amount: cents }] };
+  return { $or: [...reference, { [raw((alias: string) => `lower(${alias}.customer_name)`)]: { $like: `%${escapeLike(text.toLowerCase())}%` } }] };
+}

@@ -1,0 +1,99 @@
+/**
+ * `GET /internal/export/payments.csv?environmentId=env_…[&status=…&search=…&sort=…]`
+ * and `GET /internal/export/subscriptions.csv?…`: the dashboard's "Export
+ * CSV" of a list, with exactly the list's filter and order (the same input
+ * names and schema as payments.list / subscriptions.list, without the page).
+ *
+ * Who may: the dashboard's session, authenticated by internal-api.ts's own
+ * `dashboardCaller` (the same cookie, session, roles and refusals); reading
+ * the list's environment is all it needs, as for the list. It is a plain GET
+ * link the browser downloads, so it carries no CSRF header: it changes
+ * nothing, the cookie is SameSite=Strict and a cross-site Origin is refused.
+ *
+ * The file is streamed (domain/listing/export.ts): the database is read a
+ * batch at a time and each batch is written before the next is read, with the
+ * response's backpressure, so an export of any size holds one batch. An error
+ * before the first byte is answered in the contract's shape; after it, the
+ * transfer is aborted, so a cut file never looks complete.
+ */
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
+import { environmentAccess } from '../admin/access';
+import { PaymentExportInput, SubscriptionExportInput } from '../admin/inputs/listing';
+import { answer, operatorAnswerOf } from '../admin/operator-answers';
+import { exportPayments, exportSubscriptions } from '../domain/listing/export';
+import type { EntityManager } from '../db/orm';
+import type { Services } from '../services';
+import { dashboardCaller } from './internal-api';
+import { sendOperatorAnswer as send } from './operator-errors';
+
+export const EXPORT_PATH = '/internal/export';
+
+/** The query as the list's input: every parameter once, `refunded=true` the only non-text one. */
+function inputOf(req: Request): Record<string, unknown> {
+  const query = req.url.indexOf('?');
+  const params = new URLSearchParams(query >= 0 ? req.url.slice(query + 1) : '');
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of params) input[name] = name in input ? [input[name], value].flat() : name === 'refunded' && value === 'true' ? true : value;
+  return input;
+}
+
+/** `payments-acme-shop-sandbox-2026-11-25.csv`: the list, the project and environment it is of, the day (UTC). */
+const fileName = (list: string, project: string, kind: string, now: Date) =>
+  `${[list, project, kind].map((part) => part.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'x').join('-')}-${now.toISOString().slice(0, 10)}.csv`;
+
+/** Writes a chunk, resolving once the socket takes more; rejects if the browser went away. */
+function writer(res: Response) {
+  let gone = false;
+  res.on('close', () => (gone = true));
+  return (chunk: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (gone || res.destroyed) return reject(new Error('the client closed the download'));
+      if (res.write(chunk, 'utf8')) return resolve();
+      const done = () => {
+        res.off('drain', done);
+        res.off('close', done);
+        return gone ? reject(new Error('the client closed the download')) : resolve();
+      };
+      res.on('drain', done);
+      res.on('close', done);
+    });
+}
+
+type Exporter<F> = (fork: () => EntityManager, filter: F, write: (chunk: string) => Promise<void>) => Promise<void>;
+
+function exportRoute<F>(services: Services, list: 'payments' | 'subscriptions', schema: z.ZodType<F>, run: Exporter<F>): RequestHandler {
+  const authenticate = dashboardCaller(services, { csrf: false });
+  return async (req, res) => {
+    const log = req.log ?? services.log;
+    try {
+      const refusal = await authenticate(req, res);
+      if (refusal) return send(res, refusal);
+      const caller = req.adminCaller!;
+      const filter = schema.parse(inputOf(req));
+      const environment = await environmentAccess({ actor: caller.actor, em: services.db.fork() }, (filter as { environmentId: string }).environmentId, 'read');
+      res.status(200);
+      res.setHeader('content-type', 'text/csv; charset=utf-8');
+      res.setHeader('content-disposition', `attachment; filename="${fileName(list, environment.project.name, environment.kind, services.now())}"`);
+      res.setHeader('cache-control', 'no-store');
+      await run(() => services.db.fork(), filter, writer(res));
+      res.end();
+    } catch (error) {
+      if (res.headersSent) {
+        log.warn({ err: error, list }, 'CSV export stopped');
+        res.destroy();
+        return;
+      }
+      const reply = operatorAnswerOf(error);
+      if (!reply) log.error({ err: error, list }, 'CSV export failed');
+      send(res, reply ?? answer('internal_error'));
+    }
+  };
+}
+
+export function listExport(services: Services): Router {
+  const router = Router();
+  router.get(`${EXPORT_PATH}/payments.csv`, exportRoute(services, 'payments', PaymentExportInput, exportPayments));
+  router.get(`${EXPORT_PATH}/subscriptions.csv`, exportRoute(services, 'subscriptions', SubscriptionExportInput, exportSubscriptions));
+  return router;
+}
