@@ -5,13 +5,11 @@
  * canceled, a gateway that cannot cancel); the actions run the /v1 use cases.
  */
 import { Button, Card, Group, Stack, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { api } from '../api/client';
-import { useCan } from '../api/session';
-import { useConfirmTarget } from '../shell/confirm-target';
 import { useAction } from '../ui/action';
 import { ConfirmButton } from '../ui/ConfirmButton';
 import { ActionReasons } from './ActionReasons';
+import { useResourceActions } from './use-resource-actions';
 
 interface PaymentLike {
   id: string;
@@ -22,12 +20,13 @@ interface PaymentLike {
 }
 
 export function PaymentActions({ payment, organizationId }: { payment: PaymentLike; organizationId: string }) {
-  const canAct = useCan(organizationId, 'develop');
-  const target = useConfirmTarget();
   // Keyed by the payment's state: a new status reads its options again.
-  const options = useQuery({
-    queryKey: ['payments', 'actions', payment.id, payment.status, payment.updatedAt],
-    queryFn: () => api.payments.actions.query({ paymentId: payment.id }),
+  const { canAct, target, can } = useResourceActions({
+    organizationId,
+    kind: 'payments',
+    id: payment.id,
+    state: [payment.status, payment.updatedAt],
+    read: () => api.payments.actions.query({ paymentId: payment.id }),
   });
   const invalidate = [['payments'], ['overview']];
   const cancel = useAction(() => api.payments.cancel.mutate({ paymentId: payment.id }), { success: (answer) => `Payment ${answer.id} canceled.`, invalidate });
@@ -35,7 +34,6 @@ export function PaymentActions({ payment, organizationId }: { payment: PaymentLi
     success: (answer) => `Read from ${payment.gateway}: the payment is ${answer.status}.`,
     invalidate,
   });
-  const can = options.data;
   return (
     <Card withBorder>
       <Stack gap="xs">

@@ -5,14 +5,12 @@
  * would refuse and why; the actions run the /v1 use cases.
  */
 import { Button, Card, Group, Stack, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { api } from '../api/client';
-import { useCan } from '../api/session';
-import { useConfirmTarget } from '../shell/confirm-target';
 import { useAction } from '../ui/action';
 import { ConfirmButton } from '../ui/ConfirmButton';
 import { formatDate } from '../ui/format';
 import { ActionReasons } from './ActionReasons';
+import { useResourceActions } from './use-resource-actions';
 
 interface SubscriptionLike {
   id: string;
@@ -24,11 +22,12 @@ interface SubscriptionLike {
 }
 
 export function SubscriptionActions({ subscription, organizationId }: { subscription: SubscriptionLike; organizationId: string }) {
-  const canAct = useCan(organizationId, 'develop');
-  const target = useConfirmTarget();
-  const options = useQuery({
-    queryKey: ['subscriptions', 'actions', subscription.id, subscription.status, subscription.updatedAt, subscription.cancelAtPeriodEnd],
-    queryFn: () => api.subscriptions.actions.query({ subscriptionId: subscription.id }),
+  const { canAct, target, can } = useResourceActions({
+    organizationId,
+    kind: 'subscriptions',
+    id: subscription.id,
+    state: [subscription.status, subscription.updatedAt, subscription.cancelAtPeriodEnd],
+    read: () => api.subscriptions.actions.query({ subscriptionId: subscription.id }),
   });
   const invalidate = [['subscriptions'], ['payments'], ['overview']];
   const cancel = useAction((atPeriodEnd: boolean) => api.subscriptions.cancel.mutate({ subscriptionId: subscription.id, atPeriodEnd }), {
@@ -39,7 +38,6 @@ export function SubscriptionActions({ subscription, organizationId }: { subscrip
     success: (answer) => `Read from ${subscription.gateway}: the subscription is ${answer.status}.`,
     invalidate,
   });
-  const can = options.data;
   const busy = cancel.isPending || sync.isPending;
   const periodEnd = subscription.nextBillingAt ? formatDate(subscription.nextBillingAt) : 'the end of the current period';
   return (
