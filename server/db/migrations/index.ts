@@ -16,8 +16,8 @@ import { Migration20261125093607_webhook_retries } from './Migration202611250936
 import { Migration20261125122139_routing_lists_and_traces } from './Migration20261125122139_routing_lists_and_traces';
 import { Migration20261125122225_refunds } from './Migration20261125122225_refunds';
 import { Migration20261125160500_audit_entries } from './Migration20261125160500_audit_entries';
-
 import { Migration20261125161000_list_search_indexes } from './Migration20261125161000_list_search_indexes';
+
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
   { name: 'Migration20261122013558_payments_routing_outbox', class: Migration20261122013558_payments_routing_outbox },
@@ -35,6 +35,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125122139_routing_lists_and_traces', class: Migration20261125122139_routing_lists_and_traces },
   { name: 'Migration20261125122225_refunds', class: Migration20261125122225_refunds },
   { name: 'Migration20261125160500_audit_entries', class: Migration20261125160500_audit_entries },
-];
-  { name: 'Migration20261125160600_second_factor', class: Migration20261125160600_second_factor },
   { name: 'Migration20261125161000_list_search_indexes', class: Migration20261125161000_list_search_indexes },
+];
