@@ -3,10 +3,12 @@
  * with TEST_DATABASE_URL set, a freshly created, uniquely named PostgreSQL
  * database that is dropped afterwards, so runs never see each other's data.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Config } from '../../server/config';
 
@@ -66,4 +68,77 @@ export async function createSharedDatabase(): Promise<TestDatabase> {
   if (onPostgres) return createTestDatabase();
   const folder = mkdtempSync(join(tmpdir(), 'payments-shared-db-'));
   return { config: { kind: 'pglite', dataDir: join(folder, 'pg') }, drop: async () => rmSync(folder, { recursive: true, force: true }) };
+}
+
+/**
+ * Where global-setup leaves, for the PGlite pass, a dump of an in-memory
+ * database with every migration applied (unset on PostgreSQL, or outside vitest).
+ */
+export const PGLITE_TEMPLATE_ENV = 'PAYMENTS_TEST_PGLITE_TEMPLATE';
+
+interface TemplateSeam {
+  store: AsyncLocalStorage<Blob>;
+  file: string | null;
+  dump: Blob | null;
+}
+
+// On globalThis: the wrapped PGlite.create outlives this module when a worker re-imports it for the next file.
+const SEAM = Symbol.for('payments.test.pgliteTemplate');
+const seam = ((globalThis as Record<symbol, TemplateSeam | undefined>)[SEAM] ??= { store: new AsyncLocalStorage<Blob>(), file: null, dump: null });
+
+function migratedTemplate(): Blob | null {
+  const file = process.env[PGLITE_TEMPLATE_ENV];
+  if (!file) return null;
+  if (seam.file !== file) {
+    seam.dump = new Blob([readFileSync(file)]);
+    seam.file = file;
+  }
+  return seam.dump;
+}
+
+/** PGlite.create as this seam calls it: (dataDir?, options?) or (options?). */
+type Create = ((this: unknown, dataDirOrOptions?: unknown, options?: unknown) => Promise<PGlite>) & { [WRAPPED]?: true };
+const WRAPPED = Symbol.for('payments.test.pgliteCreateWrapped');
+
+/**
+ * A fresh in-memory PGlite runs initdb and then the service runs all the
+ * migrations: seconds of CPU per service start, most of the PGlite pass's set-up.
+ * Inside `run`, an in-memory PGlite the service opens loads the migrated
+ * template instead (the same cluster files initdb and the migrations would
+ * leave; the migrator then finds nothing to apply). Only the service's own
+ * in-memory database: anything else, or no template, starts as before.
+ */
+export async function withMigratedTemplate<T>(run: () => Promise<T>): Promise<T> {
+  const template = migratedTemplate();
+  if (!template) return run();
+  const create = PGlite.create as unknown as Create;
+  if (!create[WRAPPED]) {
+    const wrapped: Create = function (this: unknown, dataDirOrOptions?: unknown, options?: unknown) {
+      const dump = seam.store.getStore();
+      if (dump && typeof dataDirOrOptions === 'object' && dataDirOrOptions !== null) {
+        const given = dataDirOrOptions as { dataDir?: string; loadDataDir?: unknown };
+        const inMemory = !given.dataDir || given.dataDir.startsWith('memory:');
+        if (inMemory && !given.loadDataDir) return create.call(this, { ...given, loadDataDir: dump }, options);
+      }
+      return create.call(this, dataDirOrOptions, options);
+    };
+    wrapped[WRAPPED] = true;
+    (PGlite as unknown as { create: Create }).create = wrapped;
+  }
+  return seam.store.run(template, run);
+}
+
+/** Writes the dump `withMigratedTemplate` loads: an in-memory database opened and migrated as a service does. */
+export async function writeMigratedTemplate(file: string): Promise<void> {
+  const { openDatabase } = await import('../../server/db/orm');
+  const { ENTITIES } = await import('../../server/domain/entities');
+  const { writeFileSync } = await import('node:fs');
+  const db = await openDatabase({ kind: 'pglite', dataDir: null }, ENTITIES);
+  try {
+    const native = await (db.root.getConnection() as unknown as { getNativeClient(): Promise<PGlite> }).getNativeClient();
+    const dump = await native.dumpDataDir('none');
+    writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  } finally {
+    await db.close();
+  }
 }

@@ -11,7 +11,7 @@ import { createLogger } from '../../server/runtime/logger';
 import { startService, type RunningService } from '../../server/runtime/service';
 import { randomToken } from '../../server/contract/ids';
 import type { HostResolver } from '../../server/outbound/resolver';
-import { createTestDatabase, type TestDatabase } from './database';
+import { createTestDatabase, withMigratedTemplate, type TestDatabase } from './database';
 
 export interface TestService extends RunningService {
   config: Config;
@@ -66,7 +66,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       done();
     },
   });
-  const service = await startService(config, createLogger(config.logLevel, sink), { now: options.now, resolveHost: options.resolveHost });
+  const start = () => startService(config, createLogger(config.logLevel, sink), { now: options.now, resolveHost: options.resolveHost });
+  // An in-memory PGlite starts from the run's migrated template (global-setup), not from initdb and every migration.
+  const inMemory = config.database.kind === 'pglite' && config.database.dataDir === null;
+  const service = await (inMemory ? withMigratedTemplate(start) : start());
   return {
     ...service,
     config,
