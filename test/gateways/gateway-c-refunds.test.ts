@@ -5,82 +5,44 @@
  * subscription cycle charges, settlement and failure by control, and the
  * signed `refund.updated` notification. Faults: refund-faults.test.ts.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { request } from 'undici';
-import type { CreateRefundInput, PaymentSnapshot } from '../../server/gateways/adapter';
-import { CREDENTIALS, CUSTOMER, expectApiError, PATIENT_TIMEOUTS, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/gateway-webhook-receiver';
+import { CREDENTIALS, CUSTOMER, expectApiError, subscriptionInput } from '../support/gateway-harness';
+import { useRefundHarness } from '../support/refund-harness';
 
-let gw: GatewayUnderTest;
-let receiver: WebhookReceiver;
-let seq = 0;
-const key = () => `c-refund-${++seq}`;
+const h = useRefundHarness('gateway_c', { keyPrefix: 'c-refund', reason: 'duplicate order' });
+const { key, refundOf, lastEvents } = h;
+/** gateway_c takes cards only. */
+const paid = (amount?: number) => h.paid('card', amount);
 const AUTH = { 'x-api-key': CREDENTIALS.gateway_c.apiKey, 'x-api-secret': CREDENTIALS.gateway_c.apiSecret };
-
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  gw = await startGateway('gateway_c', { webhookUrl: receiver.url, timeouts: PATIENT_TIMEOUTS });
-});
-afterAll(async () => {
-  await gw.close();
-  await receiver.close();
-});
-beforeEach(async () => {
-  gw.sim.clearFaults();
-  await gw.sim.setRefundSettlement('later');
-  await gw.sim.flushWebhooks();
-  receiver.received.length = 0;
-});
-
-async function paid(amount = 10_000): Promise<PaymentSnapshot> {
-  const payment = await gw.adapter.createPayment({ idempotencyKey: key(), amount, method: 'card', customer: CUSTOMER });
-  await gw.sim.payPayment(payment.gatewayRef);
-  return payment;
-}
-
-const refundOf = (payment: PaymentSnapshot, amount = payment.amount, idempotencyKey = key()): CreateRefundInput => ({
-  idempotencyKey,
-  paymentRef: payment.gatewayRef,
-  method: 'card',
-  amount,
-  paymentAmount: payment.amount,
-  reason: 'duplicate order',
-});
-
-const lastEvents = async () => {
-  await gw.sim.flushWebhooks();
-  const last = receiver.received.at(-1);
-  if (!last) throw new Error('no webhook received');
-  return gw.adapter.parseWebhook(last);
-};
 
 describe('gateway_c refunds', () => {
   it('a full refund of a paid link is pending, then settled: the read and the signed notification say succeeded', async () => {
     const payment = await paid();
-    const refund = await gw.adapter.createRefund(refundOf(payment));
+    const refund = await h.gw.adapter.createRefund(refundOf(payment));
     expect(refund).toMatchObject({ paymentRef: payment.gatewayRef, status: 'pending', rawStatus: 'pending', amount: 10_000, failureReason: null });
     expect(refund.gatewayRef).toMatch(/^rf_/);
-    receiver.received.length = 0;
+    h.receiver.received.length = 0;
 
-    await gw.sim.settleRefund(refund.gatewayRef);
-    expect(await gw.adapter.getRefund(refund.gatewayRef, payment.gatewayRef)).toMatchObject({ status: 'succeeded' });
+    await h.gw.sim.settleRefund(refund.gatewayRef);
+    expect(await h.gw.adapter.getRefund(refund.gatewayRef, payment.gatewayRef)).toMatchObject({ status: 'succeeded' });
     const [event] = await lastEvents();
     expect(event).toMatchObject({ kind: 'refund_status', eventId: expect.stringMatching(/^wh_/), refund: { gatewayRef: refund.gatewayRef, paymentRef: payment.gatewayRef, status: 'succeeded' } });
     expect(Date.parse(event!.occurredAt!)).toBeGreaterThan(Date.now() - 60_000);
 
-    const genuine = receiver.received.at(-1)!;
+    const genuine = h.receiver.received.at(-1)!;
     const forged = createHmac('sha256', 'whsec_wrong_secret').update(genuine.rawBody).digest('base64');
-    await expect(gw.adapter.parseWebhook({ headers: { 'x-signature-sha256': forged }, rawBody: genuine.rawBody })).rejects.toMatchObject({ reason: 'invalid_signature' });
+    await expect(h.gw.adapter.parseWebhook({ headers: { 'x-signature-sha256': forged }, rawBody: genuine.rawBody })).rejects.toMatchObject({ reason: 'invalid_signature' });
   });
 
   it('a partial refund is unsupported (501 not_implemented) before any call; the gateway itself refuses one too', async () => {
     const payment = await paid(5_000);
-    const calls = gw.sim.stats().calls.createRefund ?? 0;
-    await expectApiError(gw.adapter.createRefund(refundOf(payment, 2_500)), 'not_implemented', { action: 'refund', provider: 'gateway_c' });
-    expect(gw.sim.stats().calls.createRefund ?? 0).toBe(calls);
+    const calls = h.gw.sim.stats().calls.createRefund ?? 0;
+    await expectApiError(h.gw.adapter.createRefund(refundOf(payment, 2_500)), 'not_implemented', { action: 'refund', provider: 'gateway_c' });
+    expect(h.gw.sim.stats().calls.createRefund ?? 0).toBe(calls);
 
-    const response = await request(`${gw.sim.url}/v2/refunds`, {
+    const response = await request(`${h.gw.sim.url}/v2/refunds`, {
       method: 'POST',
       headers: { ...AUTH, 'content-type': 'application/json', 'x-idempotency-key': key() },
       body: JSON.stringify({ checkout_link_id: payment.gatewayRef, amount_cents: 2_500 }),
@@ -91,40 +53,40 @@ describe('gateway_c refunds', () => {
 
   it('a second full refund is refused at amount; after a failed one the charge is refundable again', async () => {
     const payment = await paid(3_000);
-    const first = await gw.adapter.createRefund(refundOf(payment));
-    const again = await expectApiError(gw.adapter.createRefund(refundOf(payment)), 'invalid_input');
+    const first = await h.gw.adapter.createRefund(refundOf(payment));
+    const again = await expectApiError(h.gw.adapter.createRefund(refundOf(payment)), 'invalid_input');
     expect(again.extra.issues).toEqual([{ path: ['amount'], message: expect.stringContaining('already refunded') }]);
 
-    await gw.sim.failRefund(first.gatewayRef);
+    await h.gw.sim.failRefund(first.gatewayRef);
     expect(await lastEvents()).toMatchObject([{ kind: 'refund_status', refund: { gatewayRef: first.gatewayRef, status: 'failed', failureReason: expect.stringContaining('card issuer') } }]);
-    await expect(gw.adapter.createRefund(refundOf(payment))).resolves.toMatchObject({ status: 'pending' });
+    await expect(h.gw.adapter.createRefund(refundOf(payment))).resolves.toMatchObject({ status: 'pending' });
   });
 
   it('an unpaid link is refused; an unknown one or an unknown refund is missing_gateway_ref', async () => {
-    const open = await gw.adapter.createPayment({ idempotencyKey: key(), amount: 900, method: 'card', customer: CUSTOMER });
-    const error = await expectApiError(gw.adapter.createRefund(refundOf(open)), 'invalid_input');
+    const open = await h.gw.adapter.createPayment({ idempotencyKey: key(), amount: 900, method: 'card', customer: CUSTOMER });
+    const error = await expectApiError(h.gw.adapter.createRefund(refundOf(open)), 'invalid_input');
     expect(error.extra.issues).toEqual([{ path: [], message: expect.stringContaining('not paid') }]);
-    await expectApiError(gw.adapter.createRefund({ ...refundOf(open), paymentRef: 'pl_nope' }), 'missing_gateway_ref');
-    await expectApiError(gw.adapter.getRefund('rf_nope', open.gatewayRef), 'missing_gateway_ref');
+    await expectApiError(h.gw.adapter.createRefund({ ...refundOf(open), paymentRef: 'pl_nope' }), 'missing_gateway_ref');
+    await expectApiError(h.gw.adapter.getRefund('rf_nope', open.gatewayRef), 'missing_gateway_ref');
   });
 
   it('a subscription cycle charge (ch_) is refunded as itself; settled at once when the sandbox says so', async () => {
-    const created = await gw.adapter.createSubscription(subscriptionInput('gateway_c', key()));
-    const { subscriptionRef } = await gw.sim.completeCheckout(created.gatewayRef);
-    const { paymentRef } = await gw.sim.renewSubscription(subscriptionRef);
-    const charge = await gw.adapter.getPayment(paymentRef!);
-    await gw.sim.setRefundSettlement('at-once');
-    const refund = await gw.adapter.createRefund(refundOf(charge));
+    const created = await h.gw.adapter.createSubscription(subscriptionInput('gateway_c', key()));
+    const { subscriptionRef } = await h.gw.sim.completeCheckout(created.gatewayRef);
+    const { paymentRef } = await h.gw.sim.renewSubscription(subscriptionRef);
+    const charge = await h.gw.adapter.getPayment(paymentRef!);
+    await h.gw.sim.setRefundSettlement('at-once');
+    const refund = await h.gw.adapter.createRefund(refundOf(charge));
     expect(refund).toMatchObject({ paymentRef: charge.gatewayRef, status: 'succeeded', amount: 2990 });
     expect(await lastEvents()).toMatchObject([{ kind: 'refund_status', refund: { gatewayRef: refund.gatewayRef, status: 'succeeded' } }]);
   });
 
   it('the same idempotency key finds the same refund', async () => {
     const payment = await paid();
-    const before = gw.sim.stats().created.refunds;
+    const before = h.gw.sim.stats().created.refunds;
     const input = refundOf(payment);
-    const first = await gw.adapter.createRefund(input);
-    expect((await gw.adapter.createRefund(input)).gatewayRef).toBe(first.gatewayRef);
-    expect(gw.sim.stats().created.refunds).toBe(before + 1);
+    const first = await h.gw.adapter.createRefund(input);
+    expect((await h.gw.adapter.createRefund(input)).gatewayRef).toBe(first.gatewayRef);
+    expect(h.gw.sim.stats().created.refunds).toBe(before + 1);
   });
 });
