@@ -15,7 +15,14 @@ export default async function setup(): Promise<(() => void) | void> {
   if (onPostgres || process.env[PGLITE_TEMPLATE_ENV]) return;
   const folder = mkdtempSync(join(tmpdir(), 'payments-pglite-template-'));
   const file = join(folder, 'migrated.tar');
-  await writeMigratedTemplate(file);
+  try {
+    await writeMigratedTemplate(file);
+  } catch (error) {
+    // Without it every service migrates its own database, as before: slower, not different; the tests say what is broken.
+    console.warn(`no migrated PGlite template (each test service migrates its own database): ${String(error)}`);
+    rmSync(folder, { recursive: true, force: true });
+    return;
+  }
   process.env[PGLITE_TEMPLATE_ENV] = file;
   return () => {
     delete process.env[PGLITE_TEMPLATE_ENV];
