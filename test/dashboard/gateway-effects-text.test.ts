@@ -5,7 +5,7 @@
  * fallback), as server/domain/routing.ts plans a create.
  */
 import { describe, expect, it } from 'vitest';
-import { disableEffects, disableMessage, gatewaySwitchConfirmation, type MethodRule } from '../../dashboard/src/parts/gateway-effects';
+import { disableEffects, disableMessage, type MethodRule } from '../../dashboard/src/parts/gateway-disable-text';
 
 const only = (method: string, gateway: string): MethodRule => ({ method, gateways: [{ gateway, weight: null }] });
 const ordered = (method: string, ...gateways: string[]): MethodRule => ({ method, gateways: gateways.map((gateway) => ({ gateway, weight: null })) });
@@ -51,16 +51,9 @@ describe('disabling a gateway, as its confirmation says it', () => {
     expect(disableEffects([rule], ['gateway_a', 'gateway_b', 'gateway_c'], 'gateway_c')).toEqual({ fail: [], move: [], fallbackOnly: ['Pix'] });
   });
 
-  it('no rule naming it: nothing is affected, and the switch is not a danger', () => {
-    const confirmation = gatewaySwitchConfirmation('gateway_c', false, [only('PIX', 'gateway_a')], ['gateway_a', 'gateway_c'], undefined);
-    expect(confirmation.message).toMatch(/^No routing rule sends payments to gateway_c, so no new payment is affected/);
-    expect(confirmation.danger).toBe(false);
-    expect(gatewaySwitchConfirmation('gateway_a', false, [only('PIX', 'gateway_a')], ['gateway_a'], undefined).danger).toBe(true);
-  });
-
-  it('enabling names the methods routed to it, first or fallback', () => {
-    expect(gatewaySwitchConfirmation('gateway_b', true, [ordered('PIX', 'gateway_a', 'gateway_b'), only('CARD', 'gateway_b')], [], undefined).message).toBe(
-      'New Pix and card payments routed to gateway_b are sent to it again, from now on.',
-    );
+  it('no rule naming it: nothing is affected', () => {
+    const effects = disableEffects([only('PIX', 'gateway_a')], ['gateway_a', 'gateway_c'], 'gateway_c');
+    expect(effects).toEqual({ fail: [], move: [], fallbackOnly: [] });
+    expect(disableMessage('gateway_c', effects)).toMatch(/^No routing rule sends payments to gateway_c, so no new payment is affected/);
   });
 });
