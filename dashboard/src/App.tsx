@@ -27,6 +27,7 @@ const GatewaysPage = page(() => import('./pages/Gateways'));
 const OrganizationPage = page(() => import('./pages/Organization'));
 const SessionsPage = page(() => import('./pages/Sessions'));
 const OperatorOrganizationsPage = page(() => import('./pages/OperatorOrganizations'));
+const NotFoundPage = page(() => import('./pages/NotFound'));
 
 /** A page of its own, outside the layout, loaded on demand. */
 const standalone = (page: ReactNode) => <Suspense fallback={<Loading />}>{page}</Suspense>;
@@ -82,10 +83,16 @@ const signedIn = (
         <Route path="keys" element={<ApiKeysPage />} />
         <Route path="gateways" element={<GatewaysPage />} />
         <Route path="organization" element={<OrganizationPage />} />
+        {/* An unknown section of a known environment keeps that environment's navigation. */}
+        <Route path="*" element={<NotFoundPage />} />
       </Route>
       <Route path="account/sessions" element={<SessionsPage />} />
       <Route path="operator/organizations" element={<OperatorOrganizationsPage />} />
-      <Route path="*" element={<Navigate to="/" replace />} />
+      {/* The addresses of logged-out pages, once logged in (there, or in another tab): the start page. */}
+      <Route path="login" element={<Navigate to="/" replace />} />
+      <Route path="forgot-password" element={<Navigate to="/" replace />} />
+      {/* An address matching no page says so (an environment the person cannot open: ui/NotAvailable.tsx). */}
+      <Route path="*" element={<NotFoundPage />} />
     </Route>
   </>
 );
