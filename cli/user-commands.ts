@@ -76,7 +76,10 @@ export function registerUserCommands(program: Command, { client, run, oneOf }: C
     'users create --email ci@example.com --password-stdin < password.txt',
   );
   examples(
-    users.command('list').description('every dashboard user, oldest first').action(run(async () => client().users.list.query(), { id: 'id', email: 'email', platformOperator: 'operator', disabled: 'disabled', createdAt: 'created' })),
+    users
+      .command('list')
+      .description('every dashboard user, oldest first; "2fa" says whether they log in with a second factor')
+      .action(run(async () => client().users.list.query(), { id: 'id', email: 'email', platformOperator: 'operator', disabled: 'disabled', secondFactor: '2fa', createdAt: 'created' })),
     'users list',
   );
   examples(
@@ -113,5 +116,13 @@ export function registerUserCommands(program: Command, { client, run, oneOf }: C
   examples(
     users.command('enable <userId>').description('let a disabled user log in again').action(run(async (userId: string) => client().users.setDisabled.mutate({ userId, disabled: false }))),
     'users enable usr_…',
+  );
+  const secondFactor = users.command('second-factor').description("a user's second factor (authenticator app and recovery codes)");
+  examples(
+    secondFactor
+      .command('reset <email>')
+      .description('remove the second factor of a user who lost their phone and recovery codes; their sessions end, and they log in with the password alone (then enrol again)')
+      .action(run(async (email: string) => client().users.resetSecondFactor.mutate({ email }))),
+    'users second-factor reset ana@example.com',
   );
 }

@@ -29,7 +29,7 @@ export type Actor =
   /** The admin token (`userId` null) or a dashboard user who is a platform operator. */
   | { kind: 'operator'; userId: string | null }
   /** A dashboard user, with their role in each organization they belong to. */
-  | { kind: 'member'; userId: string; roles: ReadonlyMap<string, MemberRole> };
+  | { kind: 'member'; userId: string; roles: ReadonlyMap<string, MemberRole>; secondFactorMissing?: ReadonlySet<string> };
 
 export const OPERATOR: Actor = { kind: 'operator', userId: null };
 
@@ -48,7 +48,12 @@ export function authorize(actor: Actor, organizationId: string, need: Need, miss
   if (RANK[role] < RANK[NEEDED[need]]) {
     throw operatorRefusal('forbidden', `Your role in this organization (${role}) cannot do this; it needs ${NEEDED[need]} or above.`);
   }
+  if (actor.secondFactorMissing?.has(organizationId)) throw secondFactorRequired();
 }
+
+/** A member of an organization that requires a second factor, in a session that has not proven one. */
+export const secondFactorRequired = () =>
+  operatorRefusal('second_factor_required', 'This organization requires a second factor: set one up on the Security page, or log in again with it.');
 
 /** For what only a platform operator does: organizations, billing state and quotas. */
 export function requireOperator(actor: Actor): void {
@@ -56,7 +61,8 @@ export function requireOperator(actor: Actor): void {
 }
 
 /** The organizations whose data the actor sees: null means all of them (an operator). */
-export const visibleOrganizations = (actor: Actor): string[] | null => (actor.kind === 'operator' ? null : [...actor.roles.keys()]);
+export const visibleOrganizations = (actor: Actor): string[] | null =>
+  actor.kind === 'operator' ? null : [...actor.roles.keys()].filter((id) => !actor.secondFactorMissing?.has(id));
 
 /** The id of the organization an environment belongs to. */
 export const organizationOf = (environment: Environment): string => environment.project.organization.id;

@@ -9,8 +9,35 @@ import { createPasswordReset, passwordResetMail, passwordResetUrl, resetPassword
 import { listSessions, openSession, revokeSession, SESSION_ABSOLUTE_MS, sessionAnswer } from '../domain/people/sessions';
 import { DEVICE_TTL_MS, issueDeviceToken, trustedDevice } from '../domain/people/trusted-devices';
 import { changeOwnPassword, checkCredentials, loadUser, normalizeEmail, type Client } from '../domain/people/users';
-import type { User } from '../db/entities';
-import { AcceptInvitationInput, ChangePasswordInput, InvitationTokenInput, LoginInput, RequestPasswordResetInput, ResetPasswordInput, RevokeSessionInput } from './inputs/people';
+import {
+  confirmEnrolment,
+  disableSecondFactor,
+  hasSecondFactor,
+  issueChallenge,
+  regenerateRecoveryCodes,
+  secondFactorStatus,
+  setOrganizationRequirement,
+  startEnrolment,
+  verifyChallenge,
+  type SecondFactorProof,
+} from '../domain/people/second-factor';
+import { DashboardSession, Organization, type User } from '../db/entities';
+import { organizationAccess } from './access';
+import { audited } from './audited';
+import {
+  AcceptInvitationInput,
+  ChangePasswordInput,
+  ConfirmSecondFactorInput,
+  DisableSecondFactorInput,
+  InvitationTokenInput,
+  LoginInput,
+  RegenerateRecoveryCodesInput,
+  RequestPasswordResetInput,
+  ResetPasswordInput,
+  RevokeSessionInput,
+  SetOrganizationSecondFactorInput,
+  VerifySecondFactorInput,
+} from './inputs/people';
 import { adminProcedure, adminT as t, type AdminContext, type WebCaller } from './procedure';
 
 function browser(ctx: AdminContext): WebCaller {
@@ -35,19 +62,105 @@ const clientOf = (ctx: AdminContext, web: WebCaller, email: string): Client => (
  * start. The browser becomes a trusted device for this e-mail (its own
  * throttle window) unless it already is one.
  */
-async function startSession(ctx: AdminContext, web: WebCaller, user: User) {
-  const { token } = await openSession(ctx.em, user, web.userAgent, ctx.services.now());
+async function startSession(ctx: AdminContext, web: WebCaller, user: User, secondFactorProven = false) {
+  const { token, session } = await openSession(ctx.em, user, web.userAgent, ctx.services.now());
+  if (secondFactorProven) await ctx.em.nativeUpdate(DashboardSession, { id: session.id }, { secondFactorAt: ctx.services.now() });
   web.setSessionCookie(token, SESSION_ABSOLUTE_MS);
   if (!trustedDevice(ctx.services.secrets, web.deviceToken, user.email)) web.setDeviceCookie(issueDeviceToken(ctx.services.secrets, user.email), DEVICE_TTL_MS);
   return sessionAnswer(ctx.em, user, token);
 }
 
 export const authRouter = t.router({
-  /** Wrong e-mail or password: 401. Too many failures for this e-mail from this address, or from this address: 429. */
+  /**
+   * Wrong e-mail or password: 401. Too many failures for this e-mail from this address, or from this address: 429.
+   * A right password of a user with a second factor opens no session: it answers a challenge for `verifySecondFactor`.
+   */
   login: adminProcedure.input(LoginInput).mutation(async ({ ctx, input }) => {
     const web = browser(ctx);
     const user = await checkCredentials(ctx.em, ctx.services.loginThrottle, { ...input, client: clientOf(ctx, web, input.email) });
+    if (hasSecondFactor(user)) return issueChallenge(ctx.em, user, ctx.services.now());
     return startSession(ctx, web, user);
+  }),
+
+  /**
+   * The log-in's second step: the challenge and a code (or a recovery code, then spent) open the session.
+   * Wrong codes count in the log-in throttle (429); an expired or spent challenge: 401.
+   */
+  verifySecondFactor: adminProcedure.input(VerifySecondFactorInput).mutation(async ({ ctx, input }) => {
+    const web = browser(ctx);
+    const proof: SecondFactorProof = 'code' in input ? { code: input.code } : { recoveryCode: input.recoveryCode };
+    const verified = await verifyChallenge(ctx.em, ctx.services.secrets, ctx.services.loginThrottle, { challenge: input.challenge, proof, client: (email) => clientOf(ctx, web, email) }, ctx.services.now());
+    const answer = await startSession(ctx, web, verified.user, true);
+    return { ...answer, method: verified.method, recoveryCodesLeft: verified.recoveryCodesLeft };
+  }),
+
+  /** The caller's second factor: on or off, and how many recovery codes are left. */
+  secondFactor: adminProcedure.query(async ({ ctx }) => secondFactorStatus(await loadUser(ctx.em, signedIn(ctx).userId))),
+
+  /** Starts enrolling an authenticator app: the secret (for the QR code and typing in), pending until confirmed. */
+  startSecondFactor: adminProcedure.mutation(({ ctx }) => {
+    const userId = signedIn(ctx).userId;
+    return audited(ctx, async (em, audit) => {
+      const answer = await startEnrolment(em, ctx.services.secrets, userId);
+      audit({ action: 'user.second_factor_enrolment_started', organizationId: null, target: { type: 'user', id: userId }, before: null, after: { pending: true } });
+      return answer;
+    });
+  }),
+
+  /** Confirms with a current code: the second factor is on; the ten recovery codes are answered this once; other sessions end. */
+  confirmSecondFactor: adminProcedure.input(ConfirmSecondFactorInput).mutation(async ({ ctx, input }) => {
+    const session = signedIn(ctx);
+    const web = browser(ctx);
+    const email = (await loadUser(ctx.em, session.userId)).email;
+    const confirm = { userId: session.userId, code: input.code, sessionId: session.id, client: clientOf(ctx, web, email) };
+    return audited(ctx, async (em, audit) => {
+      const answer = await confirmEnrolment(em, ctx.services.secrets, ctx.services.loginThrottle, confirm, ctx.services.now());
+      audit({ action: 'user.second_factor_enabled', organizationId: null, target: { type: 'user', id: session.userId }, before: { secondFactor: false }, after: { secondFactor: true, recoveryCodes: answer.recoveryCodes.length } });
+      return answer;
+    });
+  }),
+
+  /** Turns the second factor off: the password, and a current code or a recovery code. */
+  disableSecondFactor: adminProcedure.input(DisableSecondFactorInput).mutation(async ({ ctx, input }) => {
+    const session = signedIn(ctx);
+    const web = browser(ctx);
+    const email = (await loadUser(ctx.em, session.userId)).email;
+    const proof: SecondFactorProof = 'code' in input ? { code: input.code } : { recoveryCode: input.recoveryCode };
+    const disable = { userId: session.userId, password: input.password, proof, client: clientOf(ctx, web, email) };
+    return audited(ctx, async (em, audit) => {
+      const answer = await disableSecondFactor(em, ctx.services.secrets, ctx.services.loginThrottle, disable, ctx.services.now());
+      audit({ action: 'user.second_factor_disabled', organizationId: null, target: { type: 'user', id: session.userId }, before: { secondFactor: true }, after: { secondFactor: false } });
+      return answer;
+    });
+  }),
+
+  /** Ten new recovery codes, answered this once; the old ones stop working. Needs a current code. */
+  regenerateRecoveryCodes: adminProcedure.input(RegenerateRecoveryCodesInput).mutation(async ({ ctx, input }) => {
+    const session = signedIn(ctx);
+    const web = browser(ctx);
+    const email = (await loadUser(ctx.em, session.userId)).email;
+    const regenerate = { userId: session.userId, code: input.code, client: clientOf(ctx, web, email) };
+    return audited(ctx, async (em, audit) => {
+      const answer = await regenerateRecoveryCodes(em, ctx.services.secrets, ctx.services.loginThrottle, regenerate, ctx.services.now());
+      audit({ action: 'user.recovery_codes_regenerated', organizationId: null, target: { type: 'user', id: session.userId }, before: null, after: { recoveryCodes: answer.recoveryCodes.length } });
+      return answer;
+    });
+  }),
+
+  /**
+   * An owner requires (or stops requiring) a second factor of the organization's members.
+   * Turning it on needs one yourself: you would lock yourself out.
+   */
+  setOrganizationSecondFactor: adminProcedure.input(SetOrganizationSecondFactorInput).mutation(async ({ ctx, input }) => {
+    const found = await organizationAccess(ctx, input.organizationId, 'own');
+    const actorUserId = ctx.actor.kind === 'member' ? ctx.actor.userId : null;
+    return audited(ctx, async (em, audit) => {
+      const organization = await em.findOneOrFail(Organization, { id: found.id });
+      const before = { requireSecondFactor: organization.requireSecondFactor };
+      const answer = await setOrganizationRequirement(em, organization, input.required, actorUserId);
+      audit({ action: 'organization.second_factor_requirement_changed', organizationId: organization.id, target: { type: 'organization', id: organization.id }, before, after: { requireSecondFactor: input.required } });
+      return answer;
+    });
   }),
 
   /** Who is logged in (with a fresh CSRF token), or null: how the dashboard starts after a reload. */

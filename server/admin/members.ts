@@ -5,6 +5,7 @@
 import { createInvitation, invitationMail, invitationUrl, invitationView, revokeInvitation } from '../domain/people/invitations';
 import { addMember, listMembers, removeMember, setMemberRole } from '../domain/people/members';
 import { createUser, listUsers, normalizeEmail, setUserDisabled, userView } from '../domain/people/users';
+import { resetSecondFactorProcedure } from './second-factor-reset';
 import { Invitation, User } from '../db/entities';
 import { notFound } from '../domain/refusal';
 import { organizationAccess, requireOperator } from './access';
@@ -89,6 +90,8 @@ export const usersRouter = t.router({
     requireOperator(ctx.actor);
     return { local: ctx.services.mailer.local, mails: ctx.services.mailer.recent(50) };
   }),
+
+  resetSecondFactor: resetSecondFactorProcedure,
 
   /** Disabling ends the user's sessions at once. */
   setDisabled: adminProcedure.input(SetUserDisabledInput).mutation(({ ctx, input }) => {

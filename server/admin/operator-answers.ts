@@ -17,6 +17,7 @@ export const OPERATOR_ERRORS = {
   invalid_input: { status: 400, message: 'Request payload is invalid.' },
   unauthorized: { status: 401, message: 'Missing or wrong admin token.' },
   forbidden: { status: 403, message: 'Your role does not allow this.' },
+  second_factor_required: { status: 403, message: 'This organization requires a second factor.' },
   not_found: { status: 404, message: 'Not found.' },
   conflict: { status: 409, message: 'It already exists or clashes with what exists.' },
   unavailable: { status: 412, message: 'It cannot be done now.' },
@@ -44,6 +45,7 @@ const OPERATOR_CODES: Record<OperatorRefusalCode, OperatorErrorCode> = {
   invalid: 'invalid_input',
   unavailable: 'unavailable',
   forbidden: 'forbidden',
+  second_factor_required: 'second_factor_required',
   rate_limited: 'rate_limited',
 };
 
@@ -106,6 +108,7 @@ const TRPC_CODES: Record<OperatorErrorCode, TRPCError['code']> = {
   invalid_input: 'BAD_REQUEST',
   unauthorized: 'UNAUTHORIZED',
   forbidden: 'FORBIDDEN',
+  second_factor_required: 'FORBIDDEN',
   not_found: 'NOT_FOUND',
   conflict: 'CONFLICT',
   unavailable: 'PRECONDITION_FAILED',

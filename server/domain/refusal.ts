@@ -14,6 +14,8 @@ interface OperatorDetails {
   invalid: object;
   unavailable: object;
   forbidden: object;
+  /** An organization that requires a second factor, and a session that has not proven one. */
+  second_factor_required: object;
   /** Seconds before trying again (the Retry-After header). */
   rate_limited: { retryAfterSeconds: number };
 }

@@ -22,6 +22,7 @@
  * | 400    | `invalid_input`  | input refused (`issues` of `{path, message}`), too large or too deep |
  * | 401    | `unauthorized`   | missing or wrong admin token, no live session, wrong log-in (checked before the body is read) |
  * | 403    | `forbidden`      | the caller's role does not allow it; a missing or wrong CSRF token; a cross-site call |
+ * | 403    | `second_factor_required` | the organization requires a second factor this session has not proven |
  * | 404    | `not_found`      | an unknown procedure, or a record that does not exist       |
  * | 409    | `conflict`       | it already exists or clashes with what exists               |
  * | 412    | `unavailable`    | it cannot be done now (for example no sandbox simulators)   |
@@ -158,7 +159,7 @@ export const SESSION_COOKIE = 'dashboard_session';
 /** The header a cookie-authenticated call carries its CSRF token in. */
 export const CSRF_HEADER = 'x-csrf-token';
 /** What answers without a session: how one begins (and, for `auth.session`, whether one exists). */
-const OPEN_PROCEDURES = new Set(['auth.login', 'auth.session', 'auth.invitation', 'auth.acceptInvitation', 'auth.requestPasswordReset', 'auth.resetPassword']);
+const OPEN_PROCEDURES = new Set(['auth.login', 'auth.session', 'auth.invitation', 'auth.acceptInvitation', 'auth.requestPasswordReset', 'auth.resetPassword', 'auth.verifySecondFactor']);
 
 /** What a sandbox API key may call here: the development tools' (webhook listen has its own route, listen-stream.ts). */
 const KEY_PROCEDURES = new Set(['simulators.trigger']);
@@ -253,8 +254,8 @@ export function dashboardCaller(services: Services, options: { csrf: boolean } =
       const presented = req.headers[CSRF_HEADER];
       if (typeof presented !== 'string' || !csrfMatches(token, presented)) return answer('forbidden', `Missing or wrong CSRF token: send the session's token in the ${CSRF_HEADER} header.`);
     }
-    const { user, roles, sessionId } = signedIn;
-    const actor: Actor = user.platformOperator ? { kind: 'operator', userId: user.id } : { kind: 'member', userId: user.id, roles };
+    const { user, roles, sessionId, secondFactorMissing } = signedIn;
+    const actor: Actor = user.platformOperator ? { kind: 'operator', userId: user.id } : { kind: 'member', userId: user.id, roles, secondFactorMissing };
     req.adminCaller = { actor, web: webCaller(services, req, res, { id: sessionId, userId: user.id, token }) };
     return null;
   };

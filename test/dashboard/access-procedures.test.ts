@@ -140,6 +140,7 @@ const CASES: Record<string, Case> = {
   'users.list': { need: 'operator', outsider: 'forbidden' },
   'users.outbox': { need: 'operator', outsider: 'forbidden' },
   'users.setDisabled': { need: 'operator', outsider: 'forbidden', input: (f) => ({ userId: f.disposableUserId, disabled: true }) },
+  'users.resetSecondFactor': { need: 'operator', outsider: 'forbidden', input: (f) => ({ email: f.disposableEmail }) },
   // The caller's own log-in and sessions: nothing of an organization (sessions-login.test.ts covers them).
   'auth.login': { need: 'open', outsider: 'own-data' },
   'auth.session': { need: 'open', outsider: 'own-data' },
@@ -151,6 +152,14 @@ const CASES: Record<string, Case> = {
   'auth.sessions': { need: 'self', outsider: 'own-data' },
   'auth.revokeSession': { need: 'self', outsider: 'own-data' },
   'auth.changePassword': { need: 'self', outsider: 'own-data' },
+  'auth.verifySecondFactor': { need: 'open', outsider: 'own-data' },
+  'auth.secondFactor': { need: 'self', outsider: 'own-data' },
+  'auth.startSecondFactor': { need: 'self', outsider: 'own-data' },
+  'auth.confirmSecondFactor': { need: 'self', outsider: 'own-data' },
+  'auth.disableSecondFactor': { need: 'self', outsider: 'own-data' },
+  'auth.regenerateRecoveryCodes': { need: 'self', outsider: 'own-data' },
+  // Turning it off: turning it on needs the owner's own second factor (second-factor.test.ts).
+  'auth.setOrganizationSecondFactor': { need: 'own', outsider: 'not_found', input: (f) => ({ organizationId: f.organizationId, required: false }) },
 };
 
 const PROCEDURES = Object.keys(adminRouter._def.procedures).sort();

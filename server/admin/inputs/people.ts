@@ -46,3 +46,25 @@ export const RevokeInvitationInput = z.strictObject({ organizationId: RecordId, 
 
 export const CreateUserInput = z.strictObject({ email: Email, password: NewPassword, platformOperator: z.boolean().default(false) });
 export const SetUserDisabledInput = z.strictObject({ userId: RecordId, disabled: z.boolean() });
+
+/** A code from an authenticator app: the 6 digits it shows (spaces as some apps group them are dropped). */
+export const TotpCode = z
+  .string()
+  .transform((value) => value.replace(/\s/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, { message: 'must be the 6 digits your authenticator app shows' }));
+/** A recovery code as printed (`abcde-fghij`); case, spaces and dashes do not matter. */
+export const RecoveryCode = z.string().trim().min(1, { message: 'must not be empty' }).max(32, { message: 'must be at most 32 characters' });
+/** The second step of a log-in: the challenge `auth.login` answered, and a code from the app or a recovery code. */
+export const VerifySecondFactorInput = z.union([
+  z.strictObject({ challenge: text({ min: 1, max: 128 }), code: TotpCode }),
+  z.strictObject({ challenge: text({ min: 1, max: 128 }), recoveryCode: RecoveryCode }),
+]);
+export const ConfirmSecondFactorInput = z.strictObject({ code: TotpCode });
+export const RegenerateRecoveryCodesInput = z.strictObject({ code: TotpCode });
+/** Turning the second factor off: the password, and a current code or a recovery code. */
+export const DisableSecondFactorInput = z.union([
+  z.strictObject({ password: Password, code: TotpCode }),
+  z.strictObject({ password: Password, recoveryCode: RecoveryCode }),
+]);
+export const SetOrganizationSecondFactorInput = z.strictObject({ organizationId: RecordId, required: z.boolean() });
+export const ResetSecondFactorInput = z.strictObject({ email: Email });

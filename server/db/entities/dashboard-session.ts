@@ -22,6 +22,8 @@ export const DashboardSessionSchema = defineEntity({
     /** The absolute end of the session, whatever its activity. */
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
+    /** When this session proved the user's second factor (at log-in, or enrolling in it); null: it did not. */
+    secondFactorAt: p.datetime().nullable(),
   },
 });
 

@@ -20,6 +20,19 @@ export const UserSchema = defineEntity({
     /** A disabled user cannot log in and their sessions are revoked. */
     disabledAt: p.datetime().nullable(),
     passwordChangedAt: p.datetime().onCreate(() => new Date()),
+    /** The confirmed TOTP secret, sealed (domain/secret-box.ts); null: no second factor. */
+    secondFactorSealed: p.text().nullable(),
+    /** A secret being enrolled, sealed, until a code from it is confirmed. */
+    secondFactorPendingSealed: p.text().nullable(),
+    /** When the second factor was confirmed: sessions verified before it do not count. */
+    secondFactorEnabledAt: p.datetime().nullable(),
+    /** The last TOTP time step accepted: a code of that step or earlier is never accepted again (replay). */
+    secondFactorLastStep: p.bigint('number').nullable(),
+    /** SHA-256 of each unused recovery code. */
+    recoveryCodeHashes: p.json<string[]>().nullable(),
+    /** SHA-256 of the pending log-in challenge (right password, code not yet given): single use. */
+    secondFactorChallengeHash: p.string().length(64).nullable(),
+    secondFactorChallengeExpiresAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

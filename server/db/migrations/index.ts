@@ -15,6 +15,7 @@ import { Migration20261125091638_events_feed_indexes } from './Migration20261125
 import { Migration20261125093607_webhook_retries } from './Migration20261125093607_webhook_retries';
 import { Migration20261125122139_routing_lists_and_traces } from './Migration20261125122139_routing_lists_and_traces';
 import { Migration20261125122225_refunds } from './Migration20261125122225_refunds';
+import { Migration20261125160600_second_factor } from './Migration20261125160600_second_factor';
 import { Migration20261125160500_audit_entries } from './Migration20261125160500_audit_entries';
 import { Migration20261125161000_list_search_indexes } from './Migration20261125161000_list_search_indexes';
 
@@ -35,5 +36,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125122139_routing_lists_and_traces', class: Migration20261125122139_routing_lists_and_traces },
   { name: 'Migration20261125122225_refunds', class: Migration20261125122225_refunds },
   { name: 'Migration20261125160500_audit_entries', class: Migration20261125160500_audit_entries },
+  { name: 'Migration20261125160600_second_factor', class: Migration20261125160600_second_factor },
   { name: 'Migration20261125161000_list_search_indexes', class: Migration20261125161000_list_search_indexes },
 ];

@@ -51,6 +51,8 @@ export interface SignedIn {
   user: { id: string; email: string; platformOperator: boolean };
   /** Read on every call, so a changed role applies to the next one. */
   roles: Map<string, MemberRole>;
+  /** Organizations that require a second factor this session has not proven (second-factor.ts): their data is refused. */
+  secondFactorMissing: Set<string>;
 }
 
 const live = (session: { revokedAt?: Date | null; expiresAt: Date; lastSeenAt: Date }, disabledAt: Date | null | undefined, now: Date) =>
@@ -67,7 +69,13 @@ interface SessionRow {
   disabled_at: Date | string | null;
   organization_id: string | null;
   role: MemberRole | null;
+  second_factor_at: Date | string | null;
+  second_factor_enabled_at: Date | string | null;
+  require_second_factor: boolean | null;
 }
+
+/** Whether a session proved the user's current second factor: proven after it was enrolled (an older proof was of another secret). */
+export const secondFactorProven = (provenAt: Date | null, enabledAt: Date | null): boolean => provenAt !== null && enabledAt !== null && provenAt >= enabledAt;
 
 const date = (value: Date | string | null) => (value === null ? null : new Date(value));
 
@@ -78,10 +86,12 @@ const date = (value: Date | string | null) => (value === null ? null : new Date(
  */
 export async function resolveSession(em: EntityManager, token: string, now: Date): Promise<SignedIn | null> {
   const rows = await em.getConnection().execute<SessionRow[]>(
-    `select s.id as session_id, s.last_seen_at, s.expires_at, s.revoked_at, u.id as user_id, u.email, u.platform_operator, u.disabled_at, m.organization_id, m.role
+    `select s.id as session_id, s.last_seen_at, s.expires_at, s.revoked_at, s.second_factor_at, u.id as user_id, u.email, u.platform_operator, u.disabled_at, u.second_factor_enabled_at,
+            m.organization_id, m.role, o.require_second_factor
        from dashboard_sessions s
        join users u on u.id = s.user_id
        left join memberships m on m.user_id = u.id
+       left join organizations o on o.id = m.organization_id
       where s.token_hash = ?`,
     [sha256(token)],
   );
@@ -96,16 +106,29 @@ export async function resolveSession(em: EntityManager, token: string, now: Date
     sessionId: first.session_id,
     user: { id: first.user_id, email: first.email, platformOperator: Boolean(first.platform_operator) },
     roles: new Map(rows.filter((row) => row.organization_id && row.role).map((row) => [row.organization_id!, row.role!])),
+    secondFactorMissing: secondFactorProven(date(first.second_factor_at), date(first.second_factor_enabled_at))
+      ? new Set()
+      : new Set(rows.filter((row) => row.organization_id && row.require_second_factor).map((row) => row.organization_id!)),
   };
 }
 
 /** What the dashboard learns at log-in and on reload: who, their CSRF token, their organizations and roles. */
 export async function sessionAnswer(em: EntityManager, user: { id: string; email: string; platformOperator: boolean }, token: string) {
-  const memberships = await em.find(Membership, { user: user.id }, { populate: ['organization'], orderBy: { createdAt: 'asc' } });
+  const memberships = await em.find(Membership, { user: user.id }, { populate: ['organization', 'user'], orderBy: { createdAt: 'asc' } });
+  const session = await em.findOne(DashboardSession, { tokenHash: sha256(token) }, { populate: ['user'] });
+  const enabledAt = session?.user.secondFactorEnabledAt ?? null;
+  const proven = secondFactorProven(session?.secondFactorAt ?? null, enabledAt);
   return {
     user: { id: user.id, email: user.email, platformOperator: user.platformOperator },
     csrfToken: csrfTokenFor(token),
     memberships: memberships.map((m) => ({ organizationId: m.organization.id, organizationName: m.organization.name, role: m.role })),
+    /** The dashboard leads to enrolment (or a new log-in) instead of the pages of an organization in `missingFor`. */
+    secondFactor: {
+      enabled: enabledAt !== null,
+      sessionProven: proven,
+      requiredBy: memberships.filter((m) => m.organization.requireSecondFactor).map((m) => m.organization.id),
+      missingFor: proven || user.platformOperator ? [] : memberships.filter((m) => m.organization.requireSecondFactor).map((m) => m.organization.id),
+    },
   };
 }
 

@@ -17,6 +17,7 @@ export const userView = (user: User) => ({
   email: user.email,
   platformOperator: user.platformOperator,
   disabled: user.disabledAt != null,
+  secondFactor: user.secondFactorSealed != null,
   createdAt: user.createdAt.toISOString(),
 });
 
