@@ -49,9 +49,11 @@ const list = (input: Record<string, unknown>) => service.admin.payments.list({ e
 const ids = async (search: string) => (await list({ search })).items.map((p) => p.id).sort();
 
 describe('search', () => {
-  it('reads a typed amount in major units: 25, 25.00 and 25,0 are 2500 cents; other text is no amount', () => {
+  it('reads a typed amount in major units: 25, 25.00 and 25,0 are 2500 cents, thousands grouped either way; other text is no amount', () => {
     expect([amountInCents('25'), amountInCents('25.00'), amountInCents('25,0'), amountInCents('43.21'), amountInCents('0,5')]).toEqual([2500, 2500, 2500, 4321, 50]);
-    expect([amountInCents('25.001'), amountInCents('1.234,56'), amountInCents('-5'), amountInCents('R$ 5'), amountInCents('')]).toEqual([null, null, null, null, null]);
+    expect([amountInCents('1,234.56'), amountInCents('1.234,56'), amountInCents('1,234'), amountInCents('1.234'), amountInCents('1,234,567.8')]).toEqual([123456, 123456, 123400, 123400, 123456780]);
+    expect(amountInCents('25.001')).toBe(2500100);
+    expect([amountInCents('25.0001'), amountInCents('1,23,456'), amountInCents('1,234,56'), amountInCents('-5'), amountInCents('R$ 5'), amountInCents('')]).toEqual([null, null, null, null, null, null]);
   });
 
   it('finds by e-mail (case-insensitive, whole or its start), name (any part, any case), amount, id and externalId prefix', async () => {

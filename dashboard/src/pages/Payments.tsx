@@ -1,5 +1,5 @@
-/** Payments of the environment: filters, search by id or externalId, newest first, a page at a time. */
-import { Button, Stack, Table, Text } from '@mantine/core';
+/** Payments of the environment: filters, one search box (id, externalId, customer e-mail or name, amount), how many match, sorted by date or amount, a page at a time, and the CSV export of exactly that. */
+import { Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { GATEWAY_NAMES, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../../server/contract/enums';
 import { PaymentListInput } from '../../../server/admin/inputs/listing';
@@ -14,6 +14,8 @@ import { useFilteredPages } from '../ui/filtered-pages';
 import { PagedTable } from '../ui/PagedTable';
 import { PageHeader } from '../ui/PageHeader';
 import { Bidi } from '../ui/Bidi';
+import { exportHref } from '../ui/export-link';
+import { ExportButton, SEARCH_HELP } from '../ui/ExportButton';
 
 export default function PaymentsPage() {
   const scope = useScope();
@@ -28,6 +30,7 @@ export default function PaymentsPage() {
       // Payments with at least one refund, whatever its status.
       refunded: filters.get('refunded') === 'yes' ? (true as const) : undefined,
       search: filters.get('q'),
+      sort: filters.get('sort'),
       ...dayRange(filters.get('from'), filters.get('to')),
     },
     ['payments', 'list'],
@@ -37,11 +40,17 @@ export default function PaymentsPage() {
   const [creating, setCreating] = useState(false);
   return (
     <Stack>
-      <PageHeader title="Payments">{canTest && <Button onClick={() => setCreating(true)}>New test payment</Button>}</PageHeader>
+      <PageHeader title="Payments">
+        <Group gap="sm">
+          <ExportButton href={exportHref('payments', list.filter)} />
+          {canTest && <Button onClick={() => setCreating(true)}>New test payment</Button>}
+        </Group>
+      </PageHeader>
       {canTest && <NewTestPayment environmentId={scope.environmentId} opened={creating} onClose={() => setCreating(false)} />}
       <TestPaymentNotice />
       <FilterBar
-        searchLabel="pay_… or externalId"
+        searchLabel="pay_…, externalId, e-mail, name, 25.00"
+        searchHelp={SEARCH_HELP}
         fields={[
           { name: 'status', label: 'Status', options: PAYMENT_STATUSES },
           { name: 'method', label: 'Method', options: PAYMENT_METHODS },
@@ -54,7 +63,8 @@ export default function PaymentsPage() {
         empty={filters.any ? 'No payment matches these filters.' : canTest ? 'No payment yet. Create a test payment, or one with an API key of this environment.' : 'No payment yet. Create one with an API key of this environment.'}
         label="Payments"
         minWidth={720}
-        columns={['Payment', 'Amount', 'Status', 'Method', 'Gateway', 'External id', 'Created']}
+        noun={['payment', 'payments']}
+        columns={['Payment', { label: 'Amount', sort: 'amount' }, 'Status', 'Method', 'Gateway', 'External id', { label: 'Created', sort: 'created' }]}
         row={(payment) => (
           <Table.Tr key={payment.id}>
             <SummaryCells id={payment.id} to={`/e/${scope.environmentId}/payments/${payment.id}`} amount={payment.amount} currency={payment.currency} status={payment.status} refunded={payment.amountRefunded} />

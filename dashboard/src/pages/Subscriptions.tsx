@@ -1,5 +1,5 @@
-/** Subscriptions of the environment: filters, search by id or externalId, newest first, a page at a time. */
-import { Stack, Table, Text, Title } from '@mantine/core';
+/** Subscriptions of the environment: filters, one search box (id, externalId, customer e-mail or name, amount), how many match, sorted by date or amount, a page at a time, and the CSV export of exactly that. */
+import { Stack, Table, Text } from '@mantine/core';
 import { GATEWAY_NAMES, SUBSCRIPTION_STATUSES } from '../../../server/contract/enums';
 import { SubscriptionListInput } from '../../../server/admin/inputs/listing';
 import { api } from '../api/client';
@@ -10,6 +10,9 @@ import { formatDate, formatDateTime } from '../ui/format';
 import { useFilteredPages } from '../ui/filtered-pages';
 import { PagedTable } from '../ui/PagedTable';
 import { Bidi } from '../ui/Bidi';
+import { PageHeader } from '../ui/PageHeader';
+import { exportHref } from '../ui/export-link';
+import { ExportButton, SEARCH_HELP } from '../ui/ExportButton';
 
 export default function SubscriptionsPage() {
   const scope = useScope();
@@ -21,6 +24,7 @@ export default function SubscriptionsPage() {
       status: filters.get('status'),
       gateway: filters.get('gateway'),
       search: filters.get('q'),
+      sort: filters.get('sort'),
       ...dayRange(filters.get('from'), filters.get('to')),
     },
     ['subscriptions', 'list'],
@@ -28,11 +32,12 @@ export default function SubscriptionsPage() {
   );
   return (
     <Stack>
-      <Title order={1} size="h2">
-        Subscriptions
-      </Title>
+      <PageHeader title="Subscriptions">
+        <ExportButton href={exportHref('subscriptions', list.filter)} />
+      </PageHeader>
       <FilterBar
-        searchLabel="sub_… or externalId"
+        searchLabel="sub_…, externalId, e-mail, name, 25.00"
+        searchHelp={SEARCH_HELP}
         fields={[
           { name: 'status', label: 'Status', options: SUBSCRIPTION_STATUSES },
           { name: 'gateway', label: 'Gateway', options: GATEWAY_NAMES },
@@ -43,7 +48,8 @@ export default function SubscriptionsPage() {
         empty={filters.any ? 'No subscription matches these filters.' : 'No subscription yet.'}
         label="Subscriptions"
         minWidth={720}
-        columns={['Subscription', 'Amount', 'Status', 'Interval', 'Gateway', 'Next billing', 'External id', 'Created']}
+        noun={['subscription', 'subscriptions']}
+        columns={['Subscription', { label: 'Amount', sort: 'amount' }, 'Status', 'Interval', 'Gateway', 'Next billing', 'External id', { label: 'Created', sort: 'created' }]}
         row={(subscription) => (
           <Table.Tr key={subscription.id}>
             <SummaryCells id={subscription.id} to={`/e/${scope.environmentId}/subscriptions/${subscription.id}`} amount={subscription.amount} currency={subscription.currency} status={subscription.status} />

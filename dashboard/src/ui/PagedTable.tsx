@@ -1,10 +1,17 @@
-/** A filtered, paginated list as a table: why the filter is refused, the load states, the rows, then "Load more". */
-import { Alert } from '@mantine/core';
+/**
+ * A filtered, paginated list as a table: why the filter is refused, how many
+ * rows it matches (where the list counts them), the load states, the rows,
+ * then "Load more". A column given with `sort` has a header that orders the
+ * list (sort-header.tsx).
+ */
+import { Alert, Card, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { DataTable } from './DataTable';
 import type { FilteredPages } from './filtered-pages';
 import { Loaded } from './Loaded';
 import { LoadMore } from './paged';
+import { SortHeader, type SortKey } from './sort-header';
+
+export type Column = string | { label: string; sort: SortKey };
 
 export function PagedTable<Item>({
   list,
@@ -13,23 +20,43 @@ export function PagedTable<Item>({
   columns,
   minWidth,
   row,
+  noun,
 }: {
   list: FilteredPages<Item>;
   /** What an empty list says. */
   empty: string;
   label: string;
-  columns: string[];
+  columns: Column[];
   minWidth: number;
   row: (item: Item) => ReactNode;
+  /** Singular and plural of what is counted (`['payment', 'payments']`), for "5,000 payments" above the table. */
+  noun?: [string, string];
 }) {
+  const total = list.total;
   return (
     <>
       {list.filter === null && <Alert color="orange">{list.filterProblem}</Alert>}
+      {noun && typeof total === 'number' && (
+        <Text size="sm" c="dimmed" aria-live="polite" data-testid="list-total">
+          {total.toLocaleString('en-US')} {total === 1 ? noun[0] : noun[1]}
+        </Text>
+      )}
       <Loaded error={list.error} data={list.items} loading={list.isPending && list.filter !== null} empty={empty}>
         {(items) => (
-          <DataTable label={label} columns={columns} minWidth={minWidth} striped highlightOnHover verticalSpacing="xs">
-            {items.map(row)}
-          </DataTable>
+          <Card withBorder p={0}>
+            <Table.ScrollContainer minWidth={minWidth}>
+              <Table striped highlightOnHover verticalSpacing="xs" aria-label={label}>
+                <Table.Thead>
+                  <Table.Tr>
+                    {columns.map((column) =>
+                      typeof column === 'string' ? <Table.Th key={column}>{column}</Table.Th> : <SortHeader key={column.label} label={column.label} by={column.sort} />,
+                    )}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>{items.map(row)}</Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          </Card>
         )}
       </Loaded>
       <LoadMore query={list} />

@@ -29,7 +29,8 @@ export function useFilterParams() {
       { replace: true },
     );
   const clear = () => setParams(new URLSearchParams(), { replace: true });
-  return { get, set, clear, any: [...params.keys()].length > 0 };
+  // The order (sort-header.tsx) is no filter: a sorted list is still the whole list.
+  return { get, set, clear, any: [...params.keys()].some((name) => name !== 'sort') };
 }
 
 /** A date input's day (local) as the instant it starts; `to` is exclusive, so the end day's next midnight. */
@@ -49,7 +50,18 @@ function DateFilter({ name, label }: { name: string; label: string }) {
   return <TextInput label={label} type="date" value={filters.get(name) ?? ''} onChange={(e) => filters.set(name, e.currentTarget.value)} w={{ base: '47%', sm: 160 }} />;
 }
 
-export function FilterBar({ fields, searchLabel, dates = true }: { fields: FilterField[]; searchLabel?: string; dates?: boolean }) {
+export function FilterBar({
+  fields,
+  searchLabel,
+  searchHelp,
+  dates = true,
+}: {
+  fields: FilterField[];
+  searchLabel?: string;
+  /** What the search box matches, under it. */
+  searchHelp?: string;
+  dates?: boolean;
+}) {
   const filters = useFilterParams();
   const [search, setSearch] = useState(filters.get('q') ?? '');
   const [debounced] = useDebouncedValue(search.trim(), 300);
@@ -60,7 +72,15 @@ export function FilterBar({ fields, searchLabel, dates = true }: { fields: Filte
   return (
     <Group gap="sm" align="end" wrap="wrap" role="search" aria-label="Filters">
       {searchLabel && (
-        <TextInput label="Search" placeholder={searchLabel} value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={{ base: '100%', sm: 240 }} />
+        <TextInput
+          label="Search"
+          placeholder={searchLabel}
+          description={searchHelp}
+          inputWrapperOrder={['label', 'input', 'description']}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          w={{ base: '100%', sm: 280 }}
+        />
       )}
       {fields.map((field) => (
         <Select

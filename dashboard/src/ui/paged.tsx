@@ -6,7 +6,12 @@
 import { Button, Center, Text } from '@mantine/core';
 import { useInfiniteQuery, type QueryKey } from '@tanstack/react-query';
 
-export function usePaged<Item>(queryKey: QueryKey, fetchPage: (cursor: string | undefined) => Promise<{ items: Item[]; nextCursor: string | null }>, enabled = true) {
+export function usePaged<Item>(
+  queryKey: QueryKey,
+  /** A page; `total`, where the list counts, is how many rows the whole filter matches. */
+  fetchPage: (cursor: string | undefined) => Promise<{ items: Item[]; nextCursor: string | null; total?: number | null }>,
+  enabled = true,
+) {
   const query = useInfiniteQuery({
     queryKey,
     queryFn: ({ pageParam }) => fetchPage(pageParam),

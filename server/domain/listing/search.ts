@@ -3,9 +3,9 @@
  * box, read by the shape of what was typed:
  * - always: the exact `pay_`/`sub_` id, or an externalId equal to or starting with the text;
  * - text with an `@`: also a customer e-mail equal to or starting with it, whatever the case;
- * - a number (`25`, `25.00`, `25,5`): also an amount of exactly that many
- *   major units of the currency, as the dashboard shows amounts (`25` and
- *   `25.00` are 2500 cents; no thousands separators);
+ * - a number (`25`, `25.00`, `25,5`, `1,234.56`, `1.234,56`): also an amount
+ *   of exactly that many major units of the currency, as the dashboard shows
+ *   amounts (`25` and `25.00` are 2500 cents);
  * - anything else: also a customer name containing the text, whatever the case.
  * `%`, `_` and `\` typed are literal characters, never LIKE wildcards. The
  * e-mail and amount matches are served by indexes (environment, lower(e-mail))
@@ -17,12 +17,18 @@ import { likePrefix } from './filters';
 
 /** `25`, `25.5`, `25.50`, `25,50`: major units with at most two decimals, `.` or `,` before them. */
 const AMOUNT = /^(\d{1,12})(?:[.,](\d{1,2}))?$/;
+/** With thousands grouped as the dashboard shows them (`1,234.56`), or as in Brazil (`1.234,56`). */
+const GROUPED = [/^(\d{1,3}(?:,\d{3})+)(?:\.(\d{1,2}))?$/, /^(\d{1,3}(?:\.\d{3})+)(?:,(\d{1,2}))?$/];
 
-/** The amount in cents a typed number stands for, or null if the text is not one. */
+/**
+ * The amount in cents a typed number stands for, or null if the text is not
+ * one. Decimals are at most two digits, so three digits after a separator
+ * always group thousands: `1,234` and `1.234` are 1234 units.
+ */
 export function amountInCents(text: string): number | null {
-  const match = AMOUNT.exec(text);
+  const match = AMOUNT.exec(text) ?? GROUPED.map((pattern) => pattern.exec(text)).find(Boolean) ?? null;
   if (!match) return null;
-  const cents = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  const cents = Number(match[1]!.replace(/[.,]/g, '')) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
   return Number.isSafeInteger(cents) ? cents : null;
 }
 
