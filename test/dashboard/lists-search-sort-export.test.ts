@@ -38,6 +38,13 @@ beforeAll(async () => {
   await sql.execute(`update payments set customer_name = 'João_100% Lima', customer_email = 'joao@shop.test' where id = ?`, [id(2)]);
   await sql.execute(`update payments set external_id = '=HYPERLINK("http://x")', customer_name = 'Smith, "Bob"', customer_email = '@evil.test' where id = ?`, [id(3)]);
   await sql.execute(`update payments set status = 'paid' where id in (?, ?)`, [id(4), id(5)]);
+  await sql.execute(
+    `insert into subscriptions (id, environment_id, external_id, gateway, amount, currency, interval, status, request_hash, customer_name, customer_email, created_at, updated_at)
+     values ('sub_t_1', ?, 'plan-1', 'gateway_b', 4990, 'BRL', 'monthly', 'active', repeat('0', 64), 'Ana Souza', 'ana.souza@example.com', now(), now()),
+            ('sub_t_2', ?, 'plan-2', 'gateway_b', 1990, 'BRL', 'monthly', 'active', repeat('0', 64), 'Bia Lima', 'bia@example.com', now(), now()),
+            ('sub_t_3', ?, 'plan-3', 'gateway_b', 4990, 'BRL', 'yearly', 'canceled', repeat('0', 64), '-Zed', '=cmd@example.com', now(), now())`,
+    [tenant.environmentId, tenant.environmentId, tenant.environmentId],
+  );
   viewer = await member(service, tenant.organizationId, 'viewer');
   outsider = await member(service, other.organizationId, 'owner');
 }, 120_000);
@@ -241,4 +248,24 @@ describe('CSV export', () => {
     const amounts = rows.slice(1).map((r) => Number(r[PAYMENT_COLUMNS.indexOf('amount')]));
     expect(amounts.every((a, i) => i === 0 || a >= amounts[i - 1]!)).toBe(true);
   }, 120_000);
+
+  it('exports subscriptions the same way: their filter, search, sort, formula guard', async () => {
+    const url = (params: Record<string, string>) => `${service.url}/internal/export/subscriptions.csv?${new URLSearchParams({ environmentId: tenant.environmentId, ...params })}`;
+    const all = await download(url({ sort: 'amount_asc' }), viewer);
+    expect(all.status).toBe(200);
+    expect(all.headers.get('content-disposition')).toMatch(/filename="subscriptions-Test-project-sandbox-/);
+    const rows = parseCsv(await all.text());
+    expect(rows[0]![0]).toBe('id');
+    expect(rows.slice(1).map((r) => r[0])).toEqual(['sub_t_2', 'sub_t_1', 'sub_t_3']);
+    expect(rows.find((r) => r[0] === 'sub_t_3')).toContain("'-Zed");
+    expect(rows.find((r) => r[0] === 'sub_t_3')).toContain("'=cmd@example.com");
+    const found = parseCsv(await (await download(url({ search: 'ANA.SOUZA@example.com' }), viewer)).text());
+    expect(found.slice(1).map((r) => r[0])).toEqual(['sub_t_1']);
+    const byAmount = parseCsv(await (await download(url({ search: '49.90', status: 'active' }), viewer)).text());
+    expect(byAmount.slice(1).map((r) => r[0])).toEqual(['sub_t_1']);
+    const listed = await service.admin.subscriptions.list({ environmentId: tenant.environmentId, search: '49,9' } as never);
+    expect(listed.items.map((s) => s.id).sort()).toEqual(['sub_t_1', 'sub_t_3']);
+    expect(listed.total).toBe(2);
+    expect((await download(url({}), outsider)).status).toBe(404);
+  });
 });
