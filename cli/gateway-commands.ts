@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { GATEWAY_NAMES, ROUTING_METHODS, type GatewayName, type RoutingMethod } from '../server/contract/enums';
+import { credentialIssues, GATEWAY_FORMS } from '../server/contract/gateway-credentials';
+import { CliError } from './errors';
 import { REFUND_SETTLEMENTS, SIM_OPERATIONS } from '../server/contract/sandbox-controls';
 import { examples, type CliTools } from './tools';
 import { ruleArgument, ruleText, type RuleArgument } from './routing-commands';
@@ -18,20 +20,41 @@ function credentialsArgument(value: string): Record<string, unknown> {
   throw new InvalidArgumentError('expected a JSON object (or @path/to/file.json)');
 }
 
+/** One gateway's fields in one short line of --help: `  gateway_b: apiKey*, webhookToken* (* secret)`. */
+const fieldsLine = (name: GatewayName) =>
+  `  ${name}: ${GATEWAY_FORMS[name].fields.map((field) => `${field.name}${field.secret ? '*' : ''} (${field.minLength}+)`).join(', ')}`;
+
 export function registerGatewayCommands(program: Command, { client, run, oneOf }: CliTools): void {
   const gateway = program.command('gateway').description('gateway accounts of an environment (credentials are stored encrypted)');
   const set = gateway
     .command('set')
-    .description('configure a gateway in an environment (creates or replaces)')
+    .description('configure a gateway in an environment (creates or replaces); a credential field left out keeps its stored value')
     .requiredOption('--env <environmentId>')
     .requiredOption('--gateway <name>', GATEWAY_NAMES.join('|'), oneOf(GATEWAY_NAMES))
     .requiredOption('--base-url <url>', 'the gateway API base URL')
-    .requiredOption('--credentials <json|@file>', 'credentials object, e.g. {"secretKey":"…","webhookSecret":"…"}', credentialsArgument)
+    .option('--credentials <json|@file>', 'credentials object with the fields below (see gateway fields <gateway>); omitted: keep every stored one', credentialsArgument, {})
     .option('--disabled', 'configure it disabled')
-    .action(run(async (o: { env: string; gateway: GatewayName; baseUrl: string; credentials: Record<string, unknown>; disabled?: boolean }) =>
-      client().gateways.configure.mutate({ environmentId: o.env, gateway: o.gateway, baseUrl: o.baseUrl, credentials: o.credentials, enabled: o.disabled ? false : undefined }),
-    ));
-  examples(set, 'gateway set --env env_… --gateway gateway_a --base-url https://api.gateway-a.example --credentials @gateway_a.json');
+    .action(run(async (o: { env: string; gateway: GatewayName; baseUrl: string; credentials: Record<string, unknown>; disabled?: boolean }) => {
+      // Checked here against the gateway's description, as the service does; a field left out is the service's to keep or require.
+      const issues = credentialIssues(o.gateway, o.credentials, GATEWAY_FORMS[o.gateway].fields.map((field) => field.name));
+      if (issues.length > 0) throw new CliError('invalid', `${o.gateway} credentials: ${issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+      return client().gateways.configure.mutate({ environmentId: o.env, gateway: o.gateway, baseUrl: o.baseUrl, credentials: o.credentials, enabled: o.disabled ? false : undefined });
+    }));
+  set.addHelpText('after', `\nCredential fields (* secret; 8+: at least 8 characters; see gateway fields):\n${GATEWAY_NAMES.map(fieldsLine).join('\n')}`);
+  examples(
+    set,
+    'gateway set --env env_… --gateway gateway_a --base-url https://api.gateway-a.example --credentials @gateway_a.json',
+    'gateway set --env env_… --gateway gateway_b --base-url https://api.gateway-b.example --credentials \'{"apiKey":"…"}\'  # only the key changes',
+  );
+  examples(
+    gateway
+      .command('fields <gateway>')
+      .description("a gateway's credential fields: what gateway set --credentials takes")
+      .action(run(async (name: string) =>
+        GATEWAY_FORMS[oneOf(GATEWAY_NAMES)(name)].fields.map((field) => ({ ...field, secret: field.secret ? 'yes' : 'no' })),
+      { name: 'field', label: 'label', secret: 'secret', minLength: 'min length', help: 'what it is' })),
+    'gateway fields gateway_b',
+  );
   for (const [name, enabled] of [['enable', true], ['disable', false]] as const) {
     const toggle = gateway
       .command(`${name} <gateway>`)

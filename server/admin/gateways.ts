@@ -2,9 +2,11 @@
  * Gateway accounts and routing rules of an environment: developers change
  * them, every member reads them (credentials are write-only: never answered).
  * In production only a platform operator chooses where a gateway is reached
- * (its base URL): merchants choose credentials, not hosts.
+ * (its base URL): merchants choose credentials, not hosts. Elsewhere
+ * merchants choose among the gateway's known base URLs (gateways.forms);
+ * only an operator types another.
  */
-import { configureGateway, listGatewayAccounts, listRoutes, removeRoute, setGatewayEnabled, setRoute } from '../domain/gateway-accounts';
+import { configureGateway, gatewayForms, listGatewayAccounts, listRoutes, removeRoute, setGatewayEnabled, setRoute } from '../domain/gateway-accounts';
 import { environmentAccess } from './access';
 import { ConfigureGatewayInput, EnvironmentRef, ExplainRouteInput, RemoveRouteInput, SetGatewayEnabledInput, SetRouteInput } from './inputs/gateways';
 import { explainRoute, routingHealth } from '../domain/routing-views';
@@ -14,8 +16,15 @@ export const gatewaysRouter = t.router({
   /** Creates or replaces a gateway's configuration in an environment. */
   configure: adminProcedure.input(ConfigureGatewayInput).mutation(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'develop');
-    const mayChooseHost = ctx.services.config.env !== 'production' || ctx.actor.kind === 'operator';
-    return configureGateway(ctx.em, ctx.services, input, { mayChooseHost });
+    const operator = ctx.actor.kind === 'operator';
+    const mayChooseHost = ctx.services.config.env !== 'production' || operator;
+    return configureGateway(ctx.em, ctx.services, input, { mayChooseHost, anyHost: operator });
+  }),
+
+  /** Each gateway's configure form here: its credential fields (never their values) and the base URLs it may be pointed at. */
+  forms: adminProcedure.input(EnvironmentRef).query(async ({ ctx, input }) => {
+    await environmentAccess(ctx, input.environmentId, 'read');
+    return gatewayForms(ctx.em, ctx.services, input.environmentId, { anyHost: ctx.actor.kind === 'operator' });
   }),
 
   setEnabled: adminProcedure.input(SetGatewayEnabledInput).mutation(async ({ ctx, input }) => {

@@ -79,6 +79,7 @@ const CASES: Record<string, Case> = {
   },
   'gateways.setEnabled': { need: 'develop', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId, gateway: 'gateway_a', enabled: true }) },
   'gateways.list': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
+  'gateways.forms': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
   'routing.set': { need: 'develop', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId, method: 'PIX', gateway: 'gateway_a' }) },
   'routing.remove': { need: 'develop', outsider: 'not_found', input: (f) => ({ environmentId: f.productionEnvironmentId, method: 'PIX' }) },
   'routing.list': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },

@@ -9,7 +9,11 @@ export const EnvironmentRef = z.strictObject({ environmentId: RecordId });
 export const ConfigureGatewayInput = EnvironmentRef.extend({
   gateway: z.enum(GATEWAY_NAMES),
   baseUrl: text({ min: 1, max: TEXT_LIMITS.url }).pipe(z.url({ protocol: /^https?$/ })),
-  /** Write-only: sealed at rest and never shown again. */
+  /**
+   * Write-only: sealed at rest and never shown again. The gateway's fields
+   * (contract/gateway-credentials.ts); one left out or blank keeps its
+   * stored value, so rotating one secret sends that one only.
+   */
   credentials: z.record(RecordId, z.unknown()),
   enabled: z.boolean().optional(),
 });
