@@ -1,17 +1,17 @@
 /**
  * Gateway accounts and routing of the environment. Credentials are
- * write-only: the page shows which fields are set, never their values, and
- * a change replaces them whole. Each account shows the inbound webhook URL
+ * write-only: the page shows which fields are set, never their values; the
+ * configure form (parts/GatewayConfigureForm.tsx) names each gateway's own
+ * fields and offers its known base URLs. Each account shows the inbound webhook URL
  * to give the gateway. Routing names the gateways per method, in fallback
  * order with optional weights; the page shows each gateway's health and
  * answers which gateway would take a request now (the dry run).
  */
-import { ActionIcon, Badge, Button, Card, Group, PasswordInput, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { GATEWAY_NAMES, ROUTING_METHODS } from '../../../server/contract/enums';
-import { ConfigureGatewayInput } from '../../../server/admin/inputs/gateways';
+import { GATEWAY_FORMS } from '../../../server/contract/gateway-credentials';
 import { api } from '../api/client';
 import { useCan } from '../api/session';
 import { GatewayHealth } from '../parts/GatewayHealth';
@@ -20,76 +20,22 @@ import { RoutingRuleEditor } from '../parts/RoutingRuleEditor';
 import { useScope } from '../shell/scope';
 import { useConfirmTarget } from '../shell/confirm-target';
 import { askConfirmation } from '../ui/ConfirmButton';
-import { gatewayConfigureConfirmation, gatewaySwitchConfirmation, methodsRoutedTo } from '../parts/gateway-effects';
+import { gatewaySwitchConfirmation, methodsRoutedTo } from '../parts/gateway-effects';
+import { GatewayConfigureForm } from '../parts/GatewayConfigureForm';
 import { useAction } from '../ui/action';
 import { CopyValue } from '../ui/Copy';
 import { formatDateTime } from '../ui/format';
-import { FormModal } from '../ui/FormModal';
 import { Failed, Loading } from '../ui/states';
-import { zodValidate } from '../ui/zod-form';
 
 type Gateway = (typeof GATEWAY_NAMES)[number];
-interface ConfigureValues {
-  baseUrl: string;
-  credentials: { name: string; value: string }[];
-  enabled: boolean;
-}
-
-function ConfigureModal({ gateway, environmentId, baseUrl, fields, onClose }: { gateway: Gateway | null; environmentId: string; baseUrl: string; fields: string[]; onClose: () => void }) {
-  const toInput = (values: ConfigureValues) => ({
-    environmentId,
-    gateway: gateway ?? 'gateway_a',
-    baseUrl: values.baseUrl.trim(),
-    credentials: Object.fromEntries(values.credentials.filter((c) => c.name.trim()).map((c) => [c.name.trim(), c.value])),
-    enabled: values.enabled,
-  });
-  const form = useForm<ConfigureValues>({
-    initialValues: { baseUrl, credentials: (fields.length ? fields : ['']).map((name) => ({ name, value: '' })), enabled: true },
-    validate: zodValidate(ConfigureGatewayInput, toInput),
-  });
-  const save = useAction((values: ConfigureValues) => api.gateways.configure.mutate(toInput(values)), {
-    success: `${gateway} configured.`,
-    invalidate: [['gateways']],
-    onSuccess: onClose,
-  });
-  const target = useConfirmTarget();
-  const confirmSave = (values: ConfigureValues) => askConfirmation(gatewayConfigureConfirmation(gateway ?? '', fields.length > 0, target), () => save.mutate(values));
-  return (
-    <FormModal opened={gateway !== null} onClose={onClose} title={`Configure ${gateway}`} size="lg" onSubmit={form.onSubmit(confirmSave)} submitLabel="Save" pending={save.isPending}>
-      <TextInput label="Base URL" placeholder="https://api.gateway.example" required {...form.getInputProps('baseUrl')} />
-      <Text size="sm" fw={500}>
-        Credentials
-      </Text>
-      <Text size="xs" c="dimmed" mt={-12}>
-        Write-only: sealed at rest and never shown again. Saving replaces every credential field.
-      </Text>
-      {form.errors.credentials && (
-        <Text size="xs" c="red">
-          {form.errors.credentials}
-        </Text>
-      )}
-      {form.values.credentials.map((_, index) => (
-        <Group key={index} align="end" wrap="nowrap">
-          <TextInput label="Field" placeholder="apiKey" style={{ flex: 1 }} {...form.getInputProps(`credentials.${index}.name`)} />
-          <PasswordInput label="Value" autoComplete="off" style={{ flex: 2 }} {...form.getInputProps(`credentials.${index}.value`)} />
-          <ActionIcon variant="subtle" color="red" size="lg" aria-label="Remove this field" onClick={() => form.removeListItem('credentials', index)}>
-            ×
-          </ActionIcon>
-        </Group>
-      ))}
-      <Button variant="subtle" onClick={() => form.insertListItem('credentials', { name: '', value: '' })} w="fit-content">
-        Add a field
-      </Button>
-      <Switch label="Enabled" {...form.getInputProps('enabled', { type: 'checkbox' })} />
-    </FormModal>
-  );
-}
 
 export default function GatewaysPage() {
   const scope = useScope();
   const canEdit = useCan(scope.organizationId, 'develop');
   const accounts = useQuery({ queryKey: ['gateways', 'list', scope.environmentId], queryFn: () => api.gateways.list.query({ environmentId: scope.environmentId }) });
   const routes = useQuery({ queryKey: ['routing', 'list', scope.environmentId], queryFn: () => api.routing.list.query({ environmentId: scope.environmentId }) });
+  // Each gateway's fields and base URL choices: read only by those who may configure.
+  const forms = useQuery({ queryKey: ['gateways', 'forms', scope.environmentId], queryFn: () => api.gateways.forms.query({ environmentId: scope.environmentId }), enabled: canEdit });
   const [configuring, setConfiguring] = useState<Gateway | null>(null);
   const target = useConfirmTarget();
   const setEnabled = useAction((input: { gateway: Gateway; enabled: boolean }) => api.gateways.setEnabled.mutate({ environmentId: scope.environmentId, ...input }), {
@@ -101,6 +47,7 @@ export default function GatewaysPage() {
   if (!accounts.data || !routes.data) return <Loading />;
   const configured = accounts.data;
   const editing = configured.find((a) => a.gateway === configuring);
+  const description = forms.data?.find((f) => f.gateway === configuring);
 
   return (
     <Stack>
@@ -165,8 +112,8 @@ export default function GatewaysPage() {
                   <Group gap={4}>
                     <Text size="sm">Credentials set:</Text>
                     {account.credentialFields.map((field) => (
-                      <Badge key={field} variant="outline" size="sm">
-                        {field}
+                      <Badge key={field} variant="outline" size="sm" tt="none">
+                        {GATEWAY_FORMS[gateway].fields.find((f) => f.name === field)?.label ?? field}
                       </Badge>
                     ))}
                   </Group>
@@ -178,7 +125,7 @@ export default function GatewaysPage() {
                 </Stack>
               )}
               {canEdit && (
-                <Button mt="sm" variant={account ? 'default' : 'filled'} onClick={() => setConfiguring(gateway)}>
+                <Button mt="sm" variant={account ? 'default' : 'filled'} loading={configuring === gateway && !forms.data} onClick={() => setConfiguring(gateway)}>
                   {account ? 'Replace configuration' : 'Configure'}
                 </Button>
               )}
@@ -186,13 +133,13 @@ export default function GatewaysPage() {
           );
         })}
       </SimpleGrid>
-      {configuring && (
-        <ConfigureModal
+      {configuring && description && (
+        <GatewayConfigureForm
           key={configuring}
-          gateway={configuring}
+          description={description}
           environmentId={scope.environmentId}
-          baseUrl={editing?.baseUrl ?? ''}
-          fields={editing?.credentialFields ?? []}
+          setFields={editing?.credentialFields ?? []}
+          enabled={editing?.enabled ?? true}
           onClose={() => setConfiguring(null)}
         />
       )}
