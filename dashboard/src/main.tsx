@@ -21,16 +21,20 @@ const queryClient = new QueryClient({
   },
 });
 
-// Opening the dashboard is a chain of round trips (a phone network makes each one slow): the session first, as
-// soon as this script runs rather than once React has drawn; on a link to a logged-in page (a bookmark, a reload)
-// its code downloads meanwhile, and the lists every such page reads first are asked for the moment the session
-// (whose CSRF token they need) is known, not when the layout asks.
-const signedInPage = preloadFor(window.location.pathname.replace(/^\/dashboard/, ''));
-void queryClient.prefetchQuery(sessionQuery).then(() => {
+// Opening the dashboard is a chain of round trips (a phone network makes each one slow). index.html has the browser
+// ask for the session while these scripts download (the call below picks that answer up), and on a link to a
+// logged-in page (a bookmark, a reload) a small script of the build starts that page's code meanwhile. The lists
+// every such page reads first, and the page's own first list (shell/first-queries.ts), are asked for together the
+// moment the session (whose CSRF token they need) is known, not when the layout asks.
+const pathname = window.location.pathname.replace(/^\/dashboard/, '');
+const signedInPage = preloadFor(pathname);
+const firstQueries = signedInPage ? import('./shell/first-queries').catch(() => null) : null;
+void queryClient.prefetchQuery(sessionQuery).then(async () => {
   if (!signedInPage || !queryClient.getQueryData(SESSION_KEY)) return;
   void queryClient.prefetchQuery(tenancyQueries.organizations);
   void queryClient.prefetchQuery(tenancyQueries.projects);
   void queryClient.prefetchQuery(tenancyQueries.environments);
+  (await firstQueries)?.prefetchPageQueries(queryClient, pathname, window.location.search);
 });
 
 createRoot(document.getElementById('root')!).render(

@@ -7,8 +7,9 @@
  * - logged in as the demo merchant, on Lighthouse's "Fast 3G" (562.5 ms
  *   round trips, 1.47 Mbit/s down, 675 kbit/s up) with the CPU slowed 4×,
  *   the payments list shows its first payment within 3 s of the navigation
- *   starting, with the browser's cache as the log-in left it, and also with
- *   an empty cache (a phone that never opened the dashboard, or a new build).
+ *   starting, with the browser's cache as the log-in left it; with an empty
+ *   cache (a phone that never opened the dashboard, or a new build) it is
+ *   measured against 3 s and held to a guard (see EMPTY_CACHE_GUARD_MS).
  *   The times are judged only on a host not already overloaded (see below).
  *
  * The measured numbers are printed; README's Dashboard section records them.
@@ -27,12 +28,12 @@ import { buildDashboard, chromiumAvailable, launchChromium, watchPage } from '..
 const LOGIN_SCRIPT_BUDGET = 200_000;
 const FIRST_ROW_BUDGET_MS = 3_000;
 /**
- * What the payments list is held to today. The 3 s goal is not met yet: the
- * list waits on five round trips in a row (page, session, the scope's lists,
- * sandbox readiness, the list itself), 4.4-5.2 s measured on an idle 2-core
- * host. This guard keeps it from getting slower until the chain is shortened.
+ * With an empty cache the 3 s goal is not met: the page's 245 kB of scripts
+ * take 1.3 s on Fast 3G alone, and the calls needing the session's CSRF
+ * token go out only once React's chunk and the app's entry have arrived and
+ * run (about 3.5-4.9 s measured). This guard keeps it from getting slower.
  */
-const FIRST_ROW_GUARD_MS = 8_000;
+const EMPTY_CACHE_GUARD_MS = 6_000;
 
 /** Lighthouse's mobile "Fast 3G" (the DevTools preset of the same name): 150 ms RTT × 3.75, 1.6 Mbit/s × 0.9 down, 750 kbit/s × 0.9 up. */
 const FAST_3G = {
@@ -209,7 +210,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard on a slow phone', () => {
     for (const name of names) expect(name).not.toMatch(/charts|AppLayout|Home|Payments|SignedIn|app-/);
   }, 60_000);
 
-  it('first payment row on Fast 3G with a 4× slower CPU, after logging in as the demo merchant: measured against 3 s, held to 8 s', async () => {
+  it('first payment row on Fast 3G with a 4× slower CPU, after logging in as the demo merchant: within 3 s (an empty cache: measured against 3 s, held to 6 s)', async () => {
     if (!page) throw new Error('the log-in page did not open');
     await page.getByLabel('E-mail').fill(demo.dashboardUser!.email);
     await page.getByRole('textbox', { name: 'Password' }).fill(demo.dashboardUser!.password!);
@@ -222,6 +223,12 @@ describe.skipIf(!chromiumAvailable)('the dashboard on a slow phone', () => {
     const emptyCache = await timeFirstPaymentRow(page, { emptyCache: true });
     describeRun('payments, empty cache', emptyCache);
 
+    // Every call once: the session preloaded by the page and the list asked for early are picked up, not asked again.
+    for (const run of [afterLogin, emptyCache]) {
+      const calls = run.loaded.filter((r) => r.url.includes('/internal/trpc/')).map((r) => r.url.replace(/^.*trpc\//, '').replace(/\?.*/, ''));
+      expect(calls.filter((call, i) => calls.indexOf(call) !== i), 'asked twice').toEqual([]);
+      expect(calls).toEqual(expect.arrayContaining(['auth.session', 'payments.list']));
+    }
     // The newest of the demo's payments heads the list.
     expect(afterLogin.firstRow).toContain(newestExternalId);
     expect(emptyCache.firstRow).toContain(newestExternalId);
@@ -232,11 +239,9 @@ describe.skipIf(!chromiumAvailable)('the dashboard on a slow phone', () => {
     if (load > MAX_LOAD_PER_CORE) {
       console.warn(`[budget] first-row times not judged: the host runs ${load.toFixed(1)} tasks per core (over ${MAX_LOAD_PER_CORE}); the log-in budget above still holds`);
     } else {
-      for (const run of [afterLogin, emptyCache]) {
-        if (run.ms > FIRST_ROW_BUDGET_MS) console.warn(`[budget] the 3 s goal is not met yet: ${run.ms} ms`);
-      }
-      expect(afterLogin.ms).toBeLessThanOrEqual(FIRST_ROW_GUARD_MS);
-      expect(emptyCache.ms).toBeLessThanOrEqual(FIRST_ROW_GUARD_MS);
+      if (emptyCache.ms > FIRST_ROW_BUDGET_MS) console.warn(`[budget] with an empty cache the 3 s goal is not met yet: ${emptyCache.ms} ms`);
+      expect(afterLogin.ms).toBeLessThanOrEqual(FIRST_ROW_BUDGET_MS);
+      expect(emptyCache.ms).toBeLessThanOrEqual(EMPTY_CACHE_GUARD_MS);
     }
     expect(problems).toEqual([]);
   }, 120_000);
