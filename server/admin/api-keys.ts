@@ -2,23 +2,31 @@
 import { ApiKey } from '../db/entities';
 import { createApiKey, listApiKeys, revokeApiKey, setApiKeyRateLimits } from '../domain/api-keys';
 import { notFound } from '../domain/refusal';
+import { apiKeyBefore } from '../domain/audit/snapshots';
+import { audited, scopeOf } from './audited';
 import { environmentAccess, recordAccess } from './access';
 import { CreateApiKeyInput, ListApiKeysInput, RevokeApiKeyInput, SetRateLimitsInput } from './inputs/keys';
 import { adminProcedure, adminT as t, type AdminContext } from './procedure';
 
-/** The key's organization decides; a key of another organization is not found. */
-async function keyAccess(ctx: AdminContext, apiKeyId: string): Promise<void> {
+/** The key's organization decides; a key of another organization is not found. Answers the key's environment. */
+async function keyAccess(ctx: AdminContext, apiKeyId: string) {
   const missing = notFound('API key', apiKeyId);
   const key = await ctx.em.findOne(ApiKey, { id: apiKeyId });
   if (!key) throw missing;
   await recordAccess(ctx, key.environment.id, 'develop', missing);
+  return environmentAccess(ctx, key.environment.id, 'develop');
 }
 
 export const apiKeysRouter = t.router({
   /** The secret is in this answer only; the service keeps its hash. */
   create: adminProcedure.input(CreateApiKeyInput).mutation(async ({ ctx, input }) => {
-    await environmentAccess(ctx, input.environmentId, 'develop');
-    return createApiKey(ctx.em, input);
+    const environment = await environmentAccess(ctx, input.environmentId, 'develop');
+    return audited(ctx, async (em, audit) => {
+      const created = await createApiKey(em, input);
+      const { secret: _shownOnce, ...after } = created;
+      audit({ action: 'api_key.created', ...scopeOf(environment), target: { type: 'api_key', id: created.id }, before: null, after });
+      return created;
+    });
   }),
 
   list: adminProcedure.input(ListApiKeysInput).query(async ({ ctx, input }) => {
@@ -27,12 +35,22 @@ export const apiKeysRouter = t.router({
   }),
 
   revoke: adminProcedure.input(RevokeApiKeyInput).mutation(async ({ ctx, input }) => {
-    await keyAccess(ctx, input.apiKeyId);
-    return revokeApiKey(ctx.em, input.apiKeyId, ctx.services.now());
+    const environment = await keyAccess(ctx, input.apiKeyId);
+    return audited(ctx, async (em, audit) => {
+      const before = await apiKeyBefore(em, input.apiKeyId);
+      const after = await revokeApiKey(em, input.apiKeyId, ctx.services.now());
+      audit({ action: 'api_key.revoked', ...scopeOf(environment), target: { type: 'api_key', id: after.id }, before, after });
+      return after;
+    });
   }),
 
   setRateLimits: adminProcedure.input(SetRateLimitsInput).mutation(async ({ ctx, input }) => {
-    await keyAccess(ctx, input.apiKeyId);
-    return setApiKeyRateLimits(ctx.em, input.apiKeyId, input.limits);
+    const environment = await keyAccess(ctx, input.apiKeyId);
+    return audited(ctx, async (em, audit) => {
+      const before = await apiKeyBefore(em, input.apiKeyId);
+      const after = await setApiKeyRateLimits(em, input.apiKeyId, input.limits);
+      audit({ action: 'api_key.rate_limits_changed', ...scopeOf(environment), target: { type: 'api_key', id: after.id }, before, after });
+      return after;
+    });
   }),
 });

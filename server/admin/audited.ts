@@ -3,8 +3,9 @@
  * caller is, as the log names them, and `audited`, which runs a change and
  * records its entries in one transaction.
  */
-import { User } from '../db/entities';
+import { Invitation, User } from '../db/entities';
 import type { Environment } from '../db/entities';
+import { memberBefore } from '../domain/audit/snapshots';
 import type { EntityManager } from '../db/orm';
 import { recordAudit, type AuditActor, type AuditRecord } from '../domain/audit/record';
 import { organizationOf } from './access';
@@ -52,5 +53,24 @@ export async function audited<T>(ctx: AdminContext, change: (em: EntityManager, 
     if (entries.length === 0) throw new Error('an audited change reported no audit entry');
     for (const entry of entries) await recordAudit(tx, { ...entry, actor });
     return result;
+  });
+}
+
+/**
+ * A user joined an organization by accepting its invitation: they are the
+ * actor (they may have had no session yet). Call with the acceptance's own
+ * transaction, after it.
+ */
+export async function auditInvitationAccepted(ctx: AdminContext, em: EntityManager, user: User): Promise<void> {
+  const invitation = await em.findOne(Invitation, { email: user.email, acceptedAt: { $ne: null } }, { orderBy: { acceptedAt: 'desc', id: 'desc' } });
+  if (!invitation) throw new Error('an accepted invitation is missing its row');
+  const organizationId = invitation.organization.id;
+  await recordAudit(em, {
+    actor: { kind: 'user', id: user.id, email: user.email, address: ctx.web?.address ?? null, userAgent: ctx.web?.userAgent ?? null },
+    action: 'member.joined',
+    organizationId,
+    target: { type: 'user', id: user.id },
+    before: { invitationId: invitation.id, email: invitation.email, role: invitation.role },
+    after: await memberBefore(em, organizationId, user.id),
   });
 }

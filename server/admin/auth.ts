@@ -39,6 +39,7 @@ import {
   VerifySecondFactorInput,
 } from './inputs/people';
 import { adminProcedure, adminT as t, type AdminContext, type WebCaller } from './procedure';
+import { auditInvitationAccepted } from './audited';
 
 function browser(ctx: AdminContext): WebCaller {
   if (!ctx.web) throw operatorRefusal('invalid', 'Logging in needs a browser: call this over HTTP.');
@@ -211,7 +212,11 @@ export const authRouter = t.router({
   acceptInvitation: adminProcedure.input(AcceptInvitationInput).mutation(async ({ ctx, input }) => {
     const web = browser(ctx);
     const session = web.session;
-    const user = await acceptInvitation(ctx.em, { token: input.token, password: input.password ?? null, signedInUserId: session?.userId ?? null }, ctx.services.now());
+    const user = await ctx.em.transactional(async (tx) => {
+      const accepted = await acceptInvitation(tx, { token: input.token, password: input.password ?? null, signedInUserId: session?.userId ?? null }, ctx.services.now());
+      await auditInvitationAccepted(ctx, tx, accepted);
+      return accepted;
+    });
     return session ? sessionAnswer(ctx.em, user, session.token) : startSession(ctx, web, user);
   }),
 

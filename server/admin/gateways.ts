@@ -11,14 +11,22 @@ import { environmentAccess } from './access';
 import { ConfigureGatewayInput, EnvironmentRef, ExplainRouteInput, RemoveRouteInput, SetGatewayEnabledInput, SetRouteInput } from './inputs/gateways';
 import { explainRoute, routingHealth } from '../domain/routing-views';
 import { adminProcedure, adminT as t } from './procedure';
+import { gatewayBefore, routeBefore } from '../domain/audit/snapshots';
+import { audited, scopeOf } from './audited';
 
 export const gatewaysRouter = t.router({
   /** Creates or replaces a gateway's configuration in an environment. */
   configure: adminProcedure.input(ConfigureGatewayInput).mutation(async ({ ctx, input }) => {
-    await environmentAccess(ctx, input.environmentId, 'develop');
+    const environment = await environmentAccess(ctx, input.environmentId, 'develop');
     const operator = ctx.actor.kind === 'operator';
     const mayChooseHost = ctx.services.config.env !== 'production' || operator;
-    return configureGateway(ctx.em, ctx.services, input, { mayChooseHost, anyHost: operator });
+    return audited(ctx, async (em, audit) => {
+      const before = await gatewayBefore(em, ctx.services, input.environmentId, input.gateway);
+      const after = await configureGateway(em, ctx.services, input, { mayChooseHost, anyHost: operator });
+      // The credentials as given: recordAudit keeps only a set/changed marker per field.
+      audit({ action: 'gateway.configured', ...scopeOf(environment), target: { type: 'gateway_account', id: after.id }, before, after: { ...after, credentials: input.credentials } });
+      return after;
+    });
   }),
 
   /** Each gateway's configure form here: its credential fields (never their values) and the base URLs it may be pointed at. */
@@ -28,8 +36,13 @@ export const gatewaysRouter = t.router({
   }),
 
   setEnabled: adminProcedure.input(SetGatewayEnabledInput).mutation(async ({ ctx, input }) => {
-    await environmentAccess(ctx, input.environmentId, 'develop');
-    return setGatewayEnabled(ctx.em, ctx.services, input);
+    const environment = await environmentAccess(ctx, input.environmentId, 'develop');
+    return audited(ctx, async (em, audit) => {
+      const before = await gatewayBefore(em, ctx.services, input.environmentId, input.gateway);
+      const after = await setGatewayEnabled(em, ctx.services, input);
+      audit({ action: input.enabled ? 'gateway.enabled' : 'gateway.disabled', ...scopeOf(environment), target: { type: 'gateway_account', id: after.id }, before: before && { ...before, credentials: 'set' }, after });
+      return after;
+    });
   }),
 
   list: adminProcedure.input(EnvironmentRef).query(async ({ ctx, input }) => {
@@ -40,14 +53,24 @@ export const gatewaysRouter = t.router({
 
 export const routingRouter = t.router({
   set: adminProcedure.input(SetRouteInput).mutation(async ({ ctx, input }) => {
-    await environmentAccess(ctx, input.environmentId, 'develop');
-    return setRoute(ctx.em, ctx.services, input);
+    const environment = await environmentAccess(ctx, input.environmentId, 'develop');
+    return audited(ctx, async (em, audit) => {
+      const before = await routeBefore(em, input.environmentId, input.method);
+      const after = await setRoute(em, ctx.services, input);
+      audit({ action: before ? 'routing.rule.updated' : 'routing.rule.created', ...scopeOf(environment), target: { type: 'routing_rule', id: input.method }, before, after });
+      return after;
+    });
   }),
 
   remove: adminProcedure.input(RemoveRouteInput).mutation(async ({ ctx, input }) => {
     // An unknown environment is reported, not answered with `removed: false`.
-    await environmentAccess(ctx, input.environmentId, 'develop');
-    return removeRoute(ctx.em, ctx.services, input);
+    const environment = await environmentAccess(ctx, input.environmentId, 'develop');
+    return audited(ctx, async (em, audit) => {
+      const before = await routeBefore(em, input.environmentId, input.method);
+      const answer = await removeRoute(em, ctx.services, input);
+      audit({ action: 'routing.rule.removed', ...scopeOf(environment), target: { type: 'routing_rule', id: input.method }, before, after: null });
+      return answer;
+    });
   }),
 
   list: adminProcedure.input(EnvironmentRef).query(async ({ ctx, input }) => {

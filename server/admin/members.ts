@@ -11,6 +11,8 @@ import { notFound } from '../domain/refusal';
 import { organizationAccess, requireOperator } from './access';
 import { AddMemberInput, CreateUserInput, InviteMemberInput, OrganizationRef, RemoveMemberInput, RevokeInvitationInput, SetMemberRoleInput, SetUserDisabledInput } from './inputs/people';
 import { adminProcedure, adminT as t } from './procedure';
+import { invitationBefore, memberBefore, userBefore } from '../domain/audit/snapshots';
+import { audited } from './audited';
 
 export const membersRouter = t.router({
   /** `{members, invitations}`: the members with their roles, and the invitations not yet accepted. */
@@ -29,7 +31,11 @@ export const membersRouter = t.router({
    */
   invite: adminProcedure.input(InviteMemberInput).mutation(async ({ ctx, input }) => {
     const organization = await organizationAccess(ctx, input.organizationId, 'own');
-    const { invitation, token } = await createInvitation(ctx.em, { organization, email: input.email, role: input.role, invitedBy: ctx.actor.userId }, ctx.services.now());
+    const { invitation, token } = await audited(ctx, async (em, audit) => {
+      const created = await createInvitation(em, { organization, email: input.email, role: input.role, invitedBy: ctx.actor.userId }, ctx.services.now());
+      audit({ action: 'member.invited', organizationId: organization.id, target: { type: 'invitation', id: created.invitation.id }, before: null, after: invitationView(created.invitation) });
+      return created;
+    });
     const url = invitationUrl(ctx.services.publicUrl(), token);
     let mailed = true;
     try {
@@ -47,25 +53,44 @@ export const membersRouter = t.router({
     const organization = await organizationAccess(ctx, input.organizationId, 'own');
     const user = await ctx.em.findOne(User, { email: normalizeEmail(input.email) });
     if (!user) throw notFound('User', normalizeEmail(input.email));
-    return addMember(ctx.em, organization, user, input.role);
+    return audited(ctx, async (em, audit) => {
+      const after = await addMember(em, organization, user, input.role);
+      audit({ action: 'member.added', organizationId: organization.id, target: { type: 'user', id: user.id }, before: null, after });
+      return after;
+    });
   }),
 
   revokeInvitation: adminProcedure.input(RevokeInvitationInput).mutation(async ({ ctx, input }) => {
     await organizationAccess(ctx, input.organizationId, 'own');
     if (!(await ctx.em.findOne(Invitation, { id: input.invitationId, organization: input.organizationId }))) throw notFound('Invitation', input.invitationId);
-    return revokeInvitation(ctx.em, input.invitationId, ctx.services.now());
+    return audited(ctx, async (em, audit) => {
+      const before = await invitationBefore(em, input.invitationId);
+      const answer = await revokeInvitation(em, input.invitationId, ctx.services.now());
+      audit({ action: 'member.invitation_revoked', organizationId: input.organizationId, target: { type: 'invitation', id: input.invitationId }, before, after: await invitationBefore(em, input.invitationId) });
+      return answer;
+    });
   }),
 
   /** Never leaves the organization without an owner (409). */
   setRole: adminProcedure.input(SetMemberRoleInput).mutation(async ({ ctx, input }) => {
     await organizationAccess(ctx, input.organizationId, 'own');
-    return setMemberRole(ctx.em, input.organizationId, input.userId, input.role);
+    return audited(ctx, async (em, audit) => {
+      const before = await memberBefore(em, input.organizationId, input.userId);
+      const after = await setMemberRole(em, input.organizationId, input.userId, input.role);
+      audit({ action: 'member.role_changed', organizationId: input.organizationId, target: { type: 'user', id: input.userId }, before, after });
+      return after;
+    });
   }),
 
   /** Never the last owner (409). */
   remove: adminProcedure.input(RemoveMemberInput).mutation(async ({ ctx, input }) => {
     await organizationAccess(ctx, input.organizationId, 'own');
-    return removeMember(ctx.em, input.organizationId, input.userId);
+    return audited(ctx, async (em, audit) => {
+      const before = await memberBefore(em, input.organizationId, input.userId);
+      const answer = await removeMember(em, input.organizationId, input.userId);
+      audit({ action: 'member.removed', organizationId: input.organizationId, target: { type: 'user', id: input.userId }, before, after: null });
+      return answer;
+    });
   }),
 });
 
@@ -73,7 +98,11 @@ export const usersRouter = t.router({
   /** Operator only (also `payments-admin users create`): the first operator, or a user to add to organizations. */
   create: adminProcedure.input(CreateUserInput).mutation(async ({ ctx, input }) => {
     requireOperator(ctx.actor);
-    return userView(await createUser(ctx.em, input));
+    return audited(ctx, async (em, audit) => {
+      const after = userView(await createUser(em, input));
+      audit({ action: 'user.created', organizationId: null, target: { type: 'user', id: after.id }, before: null, after });
+      return after;
+    });
   }),
 
   list: adminProcedure.query(({ ctx }) => {
@@ -96,6 +125,11 @@ export const usersRouter = t.router({
   /** Disabling ends the user's sessions at once. */
   setDisabled: adminProcedure.input(SetUserDisabledInput).mutation(({ ctx, input }) => {
     requireOperator(ctx.actor);
-    return setUserDisabled(ctx.em, input.userId, input.disabled, ctx.services.now());
+    return audited(ctx, async (em, audit) => {
+      const before = await userBefore(em, input.userId);
+      const after = await setUserDisabled(em, input.userId, input.disabled, ctx.services.now());
+      audit({ action: input.disabled ? 'user.disabled' : 'user.enabled', organizationId: null, target: { type: 'user', id: after.id }, before, after });
+      return after;
+    });
   }),
 });

@@ -14,6 +14,7 @@ import { overviewRouter } from './overview';
 import { sandboxRouter } from './sandbox-payments';
 import { reconciliationRouter } from './reconciliation';
 import { refundsRouter } from './refunds';
+import { auditRouter } from './audit';
 
 /** The internal operator API (not part of /v1), served at /internal/trpc. */
 export const adminRouter = t.router({
@@ -36,5 +37,6 @@ export const adminRouter = t.router({
   users: usersRouter,
   events: eventsRouter,
   onboarding: onboardingRouter,
+  audit: auditRouter,
 });
 export type AdminRouter = typeof adminRouter;

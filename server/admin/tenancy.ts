@@ -6,6 +6,8 @@
 import { Environment, Project } from '../db/entities';
 import { createEnvironment, createOrganization, createProject, listOrganizations, organizationUsage, setBilling } from '../domain/tenancy';
 import { organizationAccess, projectAccess, requireOperator, visibleOrganizations } from './access';
+import { organizationBefore } from '../domain/audit/snapshots';
+import { audited } from './audited';
 import {
   CreateEnvironmentInput,
   CreateOrganizationInput,
@@ -36,7 +38,11 @@ async function wireSandbox(ctx: AdminContext, environment: { id: string; kind: s
 export const organizationsRouter = t.router({
   create: adminProcedure.input(CreateOrganizationInput).mutation(({ ctx, input }) => {
     requireOperator(ctx.actor);
-    return createOrganization(ctx.em, input);
+    return audited(ctx, async (em, audit) => {
+      const after = await createOrganization(em, input);
+      audit({ action: 'organization.created', organizationId: after.id, target: { type: 'organization', id: after.id }, before: null, after });
+      return after;
+    });
   }),
 
   /** Every organization for an operator; a member's own, each with their `role` in it. */
@@ -49,7 +55,12 @@ export const organizationsRouter = t.router({
 
   setBilling: adminProcedure.input(SetBillingInput).mutation(({ ctx, input }) => {
     requireOperator(ctx.actor);
-    return setBilling(ctx.em, input);
+    return audited(ctx, async (em, audit) => {
+      const before = await organizationBefore(em, input.organizationId);
+      const after = await setBilling(em, input);
+      audit({ action: 'organization.billing_changed', organizationId: after.id, target: { type: 'organization', id: after.id }, before, after });
+      return after;
+    });
   }),
 
   usage: adminProcedure.input(OrganizationIdInput).query(async ({ ctx, input }) => {
@@ -62,14 +73,19 @@ export const projectsRouter = t.router({
   /** With `withEnvironments`, the project's sandbox and production environments come with it (in `environments`). */
   create: adminProcedure.input(CreateProjectInput).mutation(async ({ ctx, input }) => {
     await organizationAccess(ctx, input.organizationId, 'own');
-    if (!input.withEnvironments) return createProject(ctx.em, input);
     // One transaction: a project never ends up with one environment of the two.
-    const created = await ctx.em.transactional(async (tx) => {
+    const created = await audited(ctx, async (tx, audit) => {
       const project = await createProject(tx, input);
+      audit({ action: 'project.created', organizationId: input.organizationId, target: { type: 'project', id: project.id }, before: null, after: project });
+      if (!input.withEnvironments) return { ...project, environments: undefined };
       const environments = [];
       for (const kind of ['sandbox', 'production'] as const) environments.push(await createEnvironment(tx, { projectId: project.id, kind }));
+      for (const environment of environments) {
+        audit({ action: 'environment.created', organizationId: input.organizationId, environmentId: environment.id, target: { type: 'environment', id: environment.id }, before: null, after: environment });
+      }
       return { ...project, environments };
     });
+    if (!created.environments) return { id: created.id, organizationId: created.organizationId, name: created.name };
     for (const environment of created.environments) await wireSandbox(ctx, environment);
     return created;
   }),
@@ -88,8 +104,12 @@ export const projectsRouter = t.router({
 
 export const environmentsRouter = t.router({
   create: adminProcedure.input(CreateEnvironmentInput).mutation(async ({ ctx, input }) => {
-    await projectAccess(ctx, input.projectId, 'own');
-    const environment = await createEnvironment(ctx.em, input);
+    const project = await projectAccess(ctx, input.projectId, 'own');
+    const environment = await audited(ctx, async (em, audit) => {
+      const after = await createEnvironment(em, input);
+      audit({ action: 'environment.created', organizationId: project.organization.id, environmentId: after.id, target: { type: 'environment', id: after.id }, before: null, after });
+      return after;
+    });
     await wireSandbox(ctx, environment);
     return environment;
   }),

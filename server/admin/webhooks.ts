@@ -20,6 +20,8 @@ import {
 } from './inputs/webhooks';
 import type { AdminContext } from './procedure';
 import { adminProcedure, adminT as t } from './procedure';
+import { endpointBefore } from '../domain/audit/snapshots';
+import { audited, scopeOf } from './audited';
 
 /** The endpoint, once the caller may act on it as `need` says (a foreign one is `not_found`, like a missing one). */
 async function endpointAccess(ctx: AdminContext, endpointId: string, need: Need) {
@@ -46,8 +48,12 @@ async function readableScope(ctx: AdminContext, filter: { environmentId?: string
 
 export const webhooksRouter = t.router({
   createEndpoint: adminProcedure.input(CreateEndpointInput).mutation(async ({ ctx, input }) => {
-    await environmentAccess(ctx, input.environmentId, 'develop');
-    return createEndpoint(ctx.em, ctx.services, input);
+    const environment = await environmentAccess(ctx, input.environmentId, 'develop');
+    return audited(ctx, async (em, audit) => {
+      const created = await createEndpoint(em, ctx.services, input);
+      audit({ action: 'webhook_endpoint.created', ...scopeOf(environment), target: { type: 'webhook_endpoint', id: created.id }, before: null, after: await endpointBefore(em, created.id) });
+      return created;
+    });
   }),
 
   listEndpoints: adminProcedure.input(ListEndpointsInput).query(async ({ ctx, input }) => {
@@ -56,14 +62,27 @@ export const webhooksRouter = t.router({
   }),
 
   updateEndpoint: adminProcedure.input(UpdateEndpointInput).mutation(async ({ ctx, input }) => {
-    await endpointAccess(ctx, input.endpointId, 'develop');
-    return updateEndpoint(ctx.em, ctx.services, input);
+    const endpoint = await endpointAccess(ctx, input.endpointId, 'develop');
+    const environment = await environmentAccess(ctx, endpoint.environment.id, 'develop');
+    return audited(ctx, async (em, audit) => {
+      const before = await endpointBefore(em, input.endpointId);
+      const answer = await updateEndpoint(em, ctx.services, input);
+      audit({ action: 'webhook_endpoint.updated', ...scopeOf(environment), target: { type: 'webhook_endpoint', id: input.endpointId }, before, after: await endpointBefore(em, input.endpointId) });
+      return answer;
+    });
   }),
 
   /** `keepPreviousFor`: seconds the replaced secret keeps signing new deliveries (default 24 h), or `now`. */
   rotateSecret: adminProcedure.input(RotateSecretInput).mutation(async ({ ctx, input }) => {
-    await endpointAccess(ctx, input.endpointId, 'develop');
-    return rotateEndpointSecret(ctx.em, ctx.services, input.endpointId, input.keepPreviousFor);
+    const endpoint = await endpointAccess(ctx, input.endpointId, 'develop');
+    const environment = await environmentAccess(ctx, endpoint.environment.id, 'develop');
+    return audited(ctx, async (em, audit) => {
+      const before = await endpointBefore(em, input.endpointId);
+      const answer = await rotateEndpointSecret(em, ctx.services, input.endpointId, input.keepPreviousFor);
+      const after = { ...(await endpointBefore(em, input.endpointId)), secret: 'changed', previousKeepsSigningUntil: answer.previousSecret?.expiresAt ?? null };
+      audit({ action: 'webhook_endpoint.secret_rotated', ...scopeOf(environment), target: { type: 'webhook_endpoint', id: input.endpointId }, before: before && { ...before, secret: 'set' }, after });
+      return answer;
+    });
   }),
 
   /** Newest event first; `cursor` is the previous page's `nextCursor`. */

@@ -235,5 +235,6 @@ async function reconciled(em: EntityManager, request: QuotaRequest): Promise<boo
  * seeds it from the exact count.
  */
 export async function forgetQuotaCounters(em: EntityManager, organizationId: string): Promise<void> {
-  await em.getConnection().execute(`delete from quota_counters where organization_id = ?`, [organizationId]);
+  // In the caller's transaction when there is one (an audited billing change): a second connection would wait on it.
+  await em.getConnection().execute(`delete from quota_counters where organization_id = ?`, [organizationId], 'run', em.getTransactionContext());
 }

@@ -153,6 +153,8 @@ const CASES: Record<string, Case> = {
   'auth.sessions': { need: 'self', outsider: 'own-data' },
   'auth.revokeSession': { need: 'self', outsider: 'own-data' },
   'auth.changePassword': { need: 'self', outsider: 'own-data' },
+  // An organization's owners read its audit log; developers and viewers do not (admin/audit.ts).
+  'audit.list': { need: 'own', outsider: 'not_found', input: (f) => ({ organizationId: f.organizationId }) },
   'auth.verifySecondFactor': { need: 'open', outsider: 'own-data' },
   'auth.secondFactor': { need: 'self', outsider: 'own-data' },
   'auth.startSecondFactor': { need: 'self', outsider: 'own-data' },
