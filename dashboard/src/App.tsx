@@ -5,6 +5,7 @@ import { SessionProvider, useSessionQuery } from './api/session';
 import { isLazyPage, page } from './lazy-page';
 import { Failed, Loading } from './ui/states';
 import { LoginPage } from './pages/Login';
+import { SecondFactorGate } from './pages/SecurityGate';
 
 // Each page is its own chunk, the layout too: the login page loads without the tables, forms or charts.
 // A new page is one line here and one <Route> below.
@@ -26,6 +27,7 @@ const ApiKeysPage = page(() => import('./pages/ApiKeys'));
 const GatewaysPage = page(() => import('./pages/Gateways'));
 const OrganizationPage = page(() => import('./pages/Organization'));
 const SessionsPage = page(() => import('./pages/Sessions'));
+const SecurityPage = page(() => import('./pages/Security'));
 const OperatorOrganizationsPage = page(() => import('./pages/OperatorOrganizations'));
 const NotFoundPage = page(() => import('./pages/NotFound'));
 
@@ -52,7 +54,9 @@ export function App() {
     <SessionProvider session={session.data}>
       <Suspense fallback={<Loading />}>
         <SignedInProviders>
-          <Routes>{signedIn}</Routes>
+          <SecondFactorGate>
+            <Routes>{signedIn}</Routes>
+          </SecondFactorGate>
         </SignedInProviders>
       </Suspense>
     </SessionProvider>
@@ -87,6 +91,7 @@ const signedIn = (
         <Route path="*" element={<NotFoundPage />} />
       </Route>
       <Route path="account/sessions" element={<SessionsPage />} />
+      <Route path="account/security" element={<SecurityPage />} />
       <Route path="operator/organizations" element={<OperatorOrganizationsPage />} />
       {/* The addresses of logged-out pages, once logged in (there, or in another tab): the start page. */}
       <Route path="login" element={<Navigate to="/" replace />} />

@@ -280,6 +280,12 @@ describe.skipIf(!chromiumAvailable)('accessibility of the dashboard (axe-core)',
       await page.getByRole('table', { name: 'Sessions' }).waitFor();
       await expectAccessible(page, 'sessions');
     });
+
+    it('security (second factor)', async () => {
+      await page.goto(`${world.service.url}/dashboard/account/security`);
+      await page.getByRole('button', { name: 'Set up an authenticator app' }).waitFor();
+      await expectAccessible(page, 'security');
+    });
   });
 
   describe('as a platform operator', () => {

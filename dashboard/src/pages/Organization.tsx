@@ -3,18 +3,19 @@
  * (owners invite, change roles, remove), its billing state and this month's
  * usage against its quota.
  */
-import { Badge, Button, Card, Group, Modal, Progress, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Modal, Progress, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { useState } from 'react';
 import { MEMBER_ROLES } from '../../../server/contract/people';
 import { InviteMemberInput } from '../../../server/admin/inputs/people';
 import { api } from '../api/client';
-import { useCan, useSession } from '../api/session';
+import { SESSION_KEY, useCan, useSession } from '../api/session';
 import { resolveScope, useScope, useTenancy } from '../shell/scope';
 import { useAction } from '../ui/action';
 import { Bidi } from '../ui/Bidi';
-import { ConfirmButton } from '../ui/ConfirmButton';
+import { askConfirmation, ConfirmButton } from '../ui/ConfirmButton';
 import { CopyValue } from '../ui/Copy';
 import { DataTable } from '../ui/DataTable';
 import { formatDate, formatDateTime } from '../ui/format';
@@ -48,6 +49,44 @@ function Usage({ organizationId }: { organizationId: string }) {
         Period: {typeof period === 'string' ? period : `${formatDate((period as { start?: string }).start)} – ${formatDate((period as { end?: string }).end)}`}
       </Text>
     </Stack>
+  );
+}
+
+/** Whether members must log in with a second factor; owners change it, after a confirmation naming the effect. */
+function SecondFactorRequirement({ organizationId, name, isOwner }: { organizationId: string; name: string; isOwner: boolean }) {
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const required = session.secondFactor.requiredBy.includes(organizationId);
+  const change = useAction((value: boolean) => api.auth.setOrganizationSecondFactor.mutate({ organizationId, required: value }), {
+    success: (_, value) => (value ? 'A second factor is now required.' : 'A second factor is no longer required.'),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: SESSION_KEY }),
+  });
+  const ask = (value: boolean) =>
+    askConfirmation(
+      value
+        ? {
+            title: `Require a second factor in ${name}?`,
+            message: 'Members without a second factor (and sessions opened without one) are refused this organization’s data until they set one up and log in with it.',
+            confirmLabel: 'Require it',
+          }
+        : { title: `Stop requiring a second factor in ${name}?`, message: 'Members can then see this organization’s data after logging in with their password alone.', confirmLabel: 'Stop requiring it', danger: true },
+      () => change.mutate(value),
+    );
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="xs">
+        Log-in security
+      </Title>
+      {isOwner ? (
+        <Switch label="Require a second factor (authenticator app) of every member" checked={required} disabled={change.isPending} onChange={(e) => ask(e.currentTarget.checked)} />
+      ) : (
+        <Text size="sm">{required ? 'Members must log in with a second factor.' : 'A second factor is not required (owners can require it).'}</Text>
+      )}
+      <Text size="xs" c="dimmed" mt="xs">
+        {session.secondFactor.enabled ? 'You have a second factor.' : 'You have no second factor yet: an owner needs one before requiring it.'}{' '}
+        <Link to="/account/security">Your security settings</Link>
+      </Text>
+    </Card>
   );
 }
 
@@ -105,6 +144,7 @@ export default function OrganizationPage() {
           <Usage organizationId={organizationId} />
         </Card>
       </Group>
+      <SecondFactorRequirement organizationId={organizationId} name={organization?.name ?? 'this organization'} isOwner={isOwner} />
       <Card withBorder p={0}>
         <Group justify="space-between" p="md" pb={0}>
           <Title order={2} size="h4">

@@ -59,6 +59,9 @@ function AccountMenu() {
         <Menu.Item component={Link} to="/account/sessions">
           Your sessions
         </Menu.Item>
+        <Menu.Item component={Link} to="/account/security">
+          Security (second factor)
+        </Menu.Item>
         <Menu.Divider />
         <Menu.Item color="red" onClick={() => logout.mutate(undefined)} disabled={logout.isPending}>
           {logout.isPending ? 'Logging out…' : 'Log out'}
@@ -161,6 +164,7 @@ export function AppLayout() {
         )}
         {session.user.platformOperator && <NavLink component={Link} to="/operator/organizations" label="Organizations (operator)" onClick={close} />}
         <NavLink component={Link} to="/account/sessions" label="Your sessions" onClick={close} />
+        <NavLink component={Link} to="/account/security" label="Security" onClick={close} />
       </AppShell.Navbar>
       <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
         {sandbox && (
