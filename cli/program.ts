@@ -16,6 +16,7 @@ import { registerReconciliationCommands } from './reconciliation-command';
 import { registerRefundCommands } from './refund-commands';
 import { registerTriggerCommand } from './trigger-command';
 import { registerUserCommands } from './user-commands';
+import { registerAuditCommands } from './audit-command';
 import { registerWebhookCommands } from './webhook-commands';
 import packageJson from '../package.json' with { type: 'json' };
 
@@ -96,6 +97,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, argv: readonl
   registerReconciliationCommands(program, tools);
   registerRefundCommands(program, tools);
   registerUserCommands(program, tools);
+  registerAuditCommands(program, tools);
   registerCompletionCommand(program);
   return program;
 }

@@ -10,6 +10,7 @@ import { AuditEntry, Organization } from '../../server/db/entities';
 import { createOrganization } from '../../server/domain/tenancy';
 import { startTestService, type TestService } from '../support/service';
 import { callerAs, memberActor } from '../support/audit';
+import { cli } from '../support/cli';
 
 describe('audit log access', () => {
   let service: TestService;
@@ -74,6 +75,20 @@ describe('audit log access', () => {
     expect(seen).toEqual(everything.items.map((item) => item.id));
     await expect(operator.audit.list({ organizationId: orgA, cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   }, 60_000);
+
+  it('the CLI lists it (admin token: an operator with no user, and its address)', async () => {
+    const created = await cli(service, ['--json', 'key', 'create', '--env', environmentA, '--name', 'from the cli']);
+    expect(created.code).toBe(0);
+    const listed = await cli(service, ['--json', 'audit', 'list', '--org', orgA, '--action', 'api_key.created', '--limit', '2']);
+    expect(listed.code).toBe(0);
+    expect(listed.json).toHaveLength(2);
+    expect(listed.json[0]).toMatchObject({ action: 'api_key.created', actor: 'admin token', organization: 'Audit A', target: `api_key ${created.json.id}`, after: { name: 'from the cli' } });
+    expect(listed.json[0].address).toBeTruthy();
+    expect(listed.json[1].nextCursor).toEqual(expect.any(String));
+    const table = await cli(service, ['audit', 'list', '--action', 'organization.', '--limit', '5']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('organization.created');
+  }, 120_000);
 
   it('writes no entry for a change that fails', async () => {
     const before = await service.services.db.fork().count(AuditEntry, {});
