@@ -48,16 +48,69 @@ async function dropWhenIdle(name: string): Promise<void> {
   await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
-  if (!onPostgres) return { config: { kind: 'pglite', dataDir: null }, drop: async () => {} };
-  const name = `payments_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE "${name}"`);
+/**
+ * Where global-setup leaves, for the PostgreSQL pass, the name of a database
+ * with every migration applied, to copy (unset on PGlite, or outside vitest).
+ */
+export const POSTGRES_TEMPLATE_ENV = 'PAYMENTS_TEST_POSTGRES_TEMPLATE';
+
+const testDatabaseUrl = (name: string): string => {
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/${name}`;
+  return url.toString();
+};
+
+/**
+ * CREATE DATABASE, as a copy of the migrated template when asked and there is
+ * one. PostgreSQL refuses the copy while a session is still on the template
+ * (55006: the one that migrated it may take a moment to go): tried again,
+ * then an empty database, which the service migrates itself as before.
+ */
+async function createDatabase(name: string, copyMigrated: boolean): Promise<void> {
+  const template = copyMigrated ? process.env[POSTGRES_TEMPLATE_ENV] : undefined;
+  if (template) {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      try {
+        await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006') throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }
+  await adminQuery(`CREATE DATABASE "${name}"`);
+}
+
+/**
+ * `migrated`: on PostgreSQL, a copy of the run's migrated template (global-setup)
+ * when there is one, so the service finds nothing to migrate; by default an
+ * empty database, migrated by whatever opens it first.
+ */
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
+  if (!onPostgres) return { config: { kind: 'pglite', dataDir: null }, drop: async () => {} };
+  const name = `payments_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await createDatabase(name, options.migrated ?? false);
   return {
-    config: { kind: 'postgresql', url: url.toString() },
+    config: { kind: 'postgresql', url: testDatabaseUrl(name) },
     drop: () => dropWhenIdle(name),
   };
+}
+
+/** Creates and migrates the PostgreSQL database `createTestDatabase({ migrated: true })` copies; `drop` removes it. */
+export async function createMigratedPostgresTemplate(): Promise<{ name: string; drop(): Promise<void> }> {
+  const { openDatabase } = await import('../../server/db/orm');
+  const { ENTITIES } = await import('../../server/domain/entities');
+  const name = `payments_template_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`CREATE DATABASE "${name}"`);
+  try {
+    const db = await openDatabase({ kind: 'postgresql', url: testDatabaseUrl(name) }, ENTITIES);
+    await db.close();
+  } catch (error) {
+    await dropWhenIdle(name);
+    throw error;
+  }
+  return { name, drop: () => dropWhenIdle(name) };
 }
 
 /**

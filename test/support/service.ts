@@ -45,7 +45,8 @@ function sharedCounters(database: TestDatabase): Record<string, string> {
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'payments-test-'));
   const ownDatabase = !options.database;
-  const database = options.database ?? (await createTestDatabase());
+  // Its own database starts migrated (a copy of the run's template on PostgreSQL; see global-setup).
+  const database = options.database ?? (await createTestDatabase({ migrated: true }));
   const config: Config = {
     ...loadConfig({
       NODE_ENV: 'test',
