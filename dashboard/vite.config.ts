@@ -17,6 +17,8 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /** The chart library and the parts drawing charts. */
 const CHARTS = /node_modules[\\/](recharts|@mantine[\\/]charts|d3-|victory-vendor)|[\\/]src[\\/]parts[\\/]\w*Chart\w*\.tsx?$/;
+/** Zod, the contract's and the operator API's input schemas, and what asks for a page's first list with them. */
+const SCHEMAS = /node_modules[\\/]zod[\\/]|[\\/]server[\\/](contract|admin[\\/]inputs)[\\/]|[\\/]src[\\/]shell[\\/]first-queries\.ts$/;
 /** What logged-in pages have in common: the app's own building blocks and the libraries they use (pages stay apart). */
 const LOGGED_IN_SHARED = /[\\/]dashboard[\\/]src[\\/](api|ui|shell|parts)[\\/]|[\\/]server[\\/]|node_modules[\\/](@mantine|@floating-ui|@tanstack|@trpc|zod)[\\/]/;
 
@@ -72,9 +74,9 @@ function precompress(): Plugin {
  * The page a logged-in address opens, by its path under /dashboard/ (App.tsx's routes; a page missing here only
  * loses its head start). Paths of the logged-out pages are left out: there the log-in page must stay light.
  */
-const EARLY_PAGES: [RegExp, string][] = [
+const EARLY_PAGES: [RegExp, ...string[]][] = [
   [/^\/e\/[^/]+\/?$/, 'src/pages/Home.tsx'],
-  [/^\/e\/[^/]+\/payments\/?$/, 'src/pages/Payments.tsx'],
+  [/^\/e\/[^/]+\/payments\/?$/, 'src/pages/Payments.tsx', 'src/shell/first-queries.ts'],
   [/^\/e\/[^/]+\/payments\/[^/]+\/?$/, 'src/pages/PaymentDetail.tsx'],
   [/^\/e\/[^/]+\/subscriptions\/?$/, 'src/pages/Subscriptions.tsx'],
   [/^\/e\/[^/]+\/subscriptions\/[^/]+\/?$/, 'src/pages/SubscriptionDetail.tsx'],
@@ -121,7 +123,7 @@ function earlyPreload(): Plugin {
           return [...files];
         };
         const always = [...new Set(EARLY_ALWAYS.flatMap(filesOf))];
-        const pages = EARLY_PAGES.map(([path, source]) => [path.source, filesOf(source).filter((file) => !always.includes(file))]);
+        const pages = EARLY_PAGES.map(([path, ...sources]) => [path.source, [...new Set(sources.flatMap(filesOf))].filter((file) => !always.includes(file))]);
         const source = `// Written by dashboard/vite.config.ts (earlyPreload): the chunks of a logged-in address, asked for at once.
 (function () {
   var path = location.pathname.slice(${JSON.stringify(base.replace(/\/$/, ''))}.length);
@@ -172,12 +174,16 @@ export default defineConfig({
       output: {
         // Few requests (each costs a round trip on a phone network; HTTP/1.1 fetches six at a time), and the
         // log-in page only what it needs: React; what the log-in page uses of the UI kit, the API client and the app; the
-        // rest every logged-in page shares (the layout, the kit's other parts, schemas); the charts, for home only.
+        // schemas (Zod and the shared inputs); the rest every logged-in page shares (the layout, the kit's other parts);
+        // the charts, for home only.
         // A higher priority takes a module first; each group also takes what its modules import.
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 4 },
-            { name: 'login', tags: ['$initial'], priority: 3 },
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 5 },
+            { name: 'login', tags: ['$initial'], priority: 4 },
+            // Zod and the shared schemas apart from the rest: what a page's first list needs to be asked for
+            // (shell/first-queries.ts) arrives without waiting for the larger shared chunk.
+            { name: 'schemas', test: SCHEMAS, priority: 3 },
             { name: 'app', test: (id) => LOGGED_IN_SHARED.test(id) && !CHARTS.test(id), priority: 2 },
             { name: 'charts', test: CHARTS, priority: 1 },
           ],
