@@ -29,6 +29,8 @@ const OrganizationPage = page(() => import('./pages/Organization'));
 const SessionsPage = page(() => import('./pages/Sessions'));
 const SecurityPage = page(() => import('./pages/Security'));
 const OperatorOrganizationsPage = page(() => import('./pages/OperatorOrganizations'));
+const AuditPage = page(() => import('./pages/Audit'));
+const AuditOperatorPage = page(() => import('./pages/AuditOperator'));
 const NotFoundPage = page(() => import('./pages/NotFound'));
 
 /** A page of its own, outside the layout, loaded on demand. */
@@ -87,12 +89,14 @@ const signedIn = (
         <Route path="keys" element={<ApiKeysPage />} />
         <Route path="gateways" element={<GatewaysPage />} />
         <Route path="organization" element={<OrganizationPage />} />
+        <Route path="audit" element={<AuditPage />} />
         {/* An unknown section of a known environment keeps that environment's navigation. */}
         <Route path="*" element={<NotFoundPage />} />
       </Route>
       <Route path="account/sessions" element={<SessionsPage />} />
       <Route path="account/security" element={<SecurityPage />} />
       <Route path="operator/organizations" element={<OperatorOrganizationsPage />} />
+      <Route path="operator/audit" element={<AuditOperatorPage />} />
       {/* The addresses of logged-out pages, once logged in (there, or in another tab): the start page. */}
       <Route path="login" element={<Navigate to="/" replace />} />
       <Route path="forgot-password" element={<Navigate to="/" replace />} />

@@ -275,6 +275,14 @@ describe.skipIf(!chromiumAvailable)('accessibility of the dashboard (axe-core)',
       await expectAccessible(page, 'organization');
     });
 
+    it('audit log, an entry open', async () => {
+      await page.goto(`${base}/audit`);
+      await page.getByRole('table', { name: 'Audit log' }).waitFor();
+      await page.getByRole('button', { name: 'Show changes' }).first().click();
+      await page.getByRole('table', { name: /^Before and after/ }).waitFor();
+      await expectAccessible(page, 'audit log');
+    });
+
     it('sessions', async () => {
       await page.goto(`${world.service.url}/dashboard/account/sessions`);
       await page.getByRole('table', { name: 'Sessions' }).waitFor();
@@ -305,6 +313,12 @@ describe.skipIf(!chromiumAvailable)('accessibility of the dashboard (axe-core)',
       await expectAccessible(page, 'create organization');
       await page.keyboard.press('Escape');
       await dialog(page).waitFor({ state: 'hidden' });
+    });
+
+    it('the audit log of every organization', async () => {
+      await page.goto(`${world.service.url}/dashboard/operator/audit`);
+      await page.getByRole('table', { name: 'Audit log' }).waitFor();
+      await expectAccessible(page, 'operator audit log');
     });
 
     it("a merchant's payments and home, as the operator sees them", async () => {

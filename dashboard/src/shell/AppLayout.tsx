@@ -26,6 +26,7 @@ const SECTIONS = [
   { path: 'keys', label: 'API keys' },
   { path: 'gateways', label: 'Gateways & routing' },
   { path: 'organization', label: 'Organization' },
+  { path: 'audit', label: 'Audit log' },
 ];
 
 function AccountMenu() {
@@ -163,6 +164,7 @@ export function AppLayout() {
           <NavLink component={Link} to="/" label="Home" onClick={close} />
         )}
         {session.user.platformOperator && <NavLink component={Link} to="/operator/organizations" label="Organizations (operator)" onClick={close} />}
+        {session.user.platformOperator && <NavLink component={Link} to="/operator/audit" label="Audit log (operator)" onClick={close} />}
         <NavLink component={Link} to="/account/sessions" label="Your sessions" onClick={close} />
         <NavLink component={Link} to="/account/security" label="Security" onClick={close} />
       </AppShell.Navbar>
