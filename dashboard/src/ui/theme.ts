@@ -6,6 +6,7 @@
  *   `c="orange.8"`, `c="red.7"`, `c="teal.8"` and their filled buttons read;
  * - dimmed text (Mantine's gray 6, 3.3:1) at gray 7, errors at red 9;
  * - light variants (badges, light buttons and alerts) with dark enough text on their tint;
+ * - notifications' text at the dimmed colour too;
  * - a name for the close button of every modal, drawer and notification, and no second
  *   banner landmark from a modal's header.
  */
@@ -63,7 +64,8 @@ export const theme = createTheme({
     // and all they import, in the log-in page's download (test/dashboard/budget.test.ts).
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
-    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // A titled notification's text is Mantine's gray 6 (3.3:1 on white): the dimmed colour (gray 7) instead.
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } }, styles: { description: { color: 'var(--mantine-color-dimmed)' } } },
     // A modal's <header> sits in a role="dialog" element, which does not scope it: it would be a second banner.
     ModalHeader: { defaultProps: { role: 'presentation' } },
     DrawerHeader: { defaultProps: { role: 'presentation' } },
