@@ -23,7 +23,7 @@ import {
 } from '../domain/people/second-factor';
 import { DashboardSession, Organization, type User } from '../db/entities';
 import { organizationAccess } from './access';
-import { audited } from './audited';
+import { audited, auditInvitationAccepted } from './audited';
 import {
   AcceptInvitationInput,
   ChangePasswordInput,
@@ -39,7 +39,6 @@ import {
   VerifySecondFactorInput,
 } from './inputs/people';
 import { adminProcedure, adminT as t, type AdminContext, type WebCaller } from './procedure';
-import { auditInvitationAccepted } from './audited';
 
 function browser(ctx: AdminContext): WebCaller {
   if (!ctx.web) throw operatorRefusal('invalid', 'Logging in needs a browser: call this over HTTP.');

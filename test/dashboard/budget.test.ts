@@ -10,12 +10,14 @@
  *   starting, with the browser's cache as the log-in left it; with an empty
  *   cache (a phone that never opened the dashboard, or a new build) it is
  *   measured against 3 s and held to a guard (see EMPTY_CACHE_GUARD_MS).
- *   The times are judged only on a host not already overloaded (see below).
+ *   The times are judged only on a host otherwise quiet (see hostBusyShare); the
+ *   suite runs this file alone, after every other (vitest.config.ts), so in CI they are.
  *
  * The measured numbers are printed; README's Dashboard section records them.
  * Skipped only where /usr/bin/chromium is missing (CI installs it).
  */
-import { availableParallelism, loadavg } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo } from '../../server/sandbox/demo';
@@ -43,8 +45,26 @@ const FAST_3G = {
   uploadThroughput: (750 * 0.9 * 1024) / 8,
 };
 const CPU_SLOWDOWN = 4;
-/** Above this many runnable tasks per core (the 1-minute load average), the host, not the page, sets the time. */
-const MAX_LOAD_PER_CORE = 2;
+/** Above this share of the host's CPU busy with other work just before measuring, the host, not the page, sets the time. */
+const MAX_HOST_BUSY = 0.5;
+
+/** CPU time counters of the whole host (Linux /proc/stat): idle (idle + iowait) and total. */
+function cpuTimes(): { idle: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return { idle: fields[3]! + (fields[4] ?? 0), total: fields.reduce((sum, value) => sum + value, 0) };
+}
+
+/**
+ * The share of the host's CPU busy over the next two seconds, while this test does nothing: what the
+ * throttled page would compete with. The current use, not the 1-minute load average, which still
+ * remembers the files that ran before this one.
+ */
+async function hostBusyShare(): Promise<number> {
+  const before = cpuTimes();
+  await sleep(2_000);
+  const after = cpuTimes();
+  return 1 - (after.idle - before.idle) / Math.max(1, after.total - before.total);
+}
 const PAYMENTS = 30;
 
 let service: TestService;
@@ -218,6 +238,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard on a slow phone', () => {
     await page.getByRole('heading', { name: 'Home' }).waitFor();
     await page.waitForLoadState('networkidle');
 
+    const busy = await hostBusyShare();
     const afterLogin = await timeFirstPaymentRow(page, { emptyCache: false });
     describeRun('payments, cache as the log-in left it', afterLogin);
     const emptyCache = await timeFirstPaymentRow(page, { emptyCache: true });
@@ -232,13 +253,13 @@ describe.skipIf(!chromiumAvailable)('the dashboard on a slow phone', () => {
     // The newest of the demo's payments heads the list.
     expect(afterLogin.firstRow).toContain(newestExternalId);
     expect(emptyCache.firstRow).toContain(newestExternalId);
-    // A 4× slower CPU means 4× slower than a machine doing nothing else. On a host already running several
-    // times more work than it has cores, the page's own CPU work (parsing, React, style and layout) is slowed
+    // A 4× slower CPU means 4× slower than a machine doing nothing else. On a host busy with other work (this
+    // file run beside others, by hand), the page's own CPU work (parsing, React, style and layout) is slowed
     // again as much, and the time says more about the host than about the page: then it is printed, not judged.
-    const load = loadavg()[0]! / availableParallelism();
-    if (load > MAX_LOAD_PER_CORE) {
-      console.warn(`[budget] first-row times not judged: the host runs ${load.toFixed(1)} tasks per core (over ${MAX_LOAD_PER_CORE}); the log-in budget above still holds`);
+    if (busy > MAX_HOST_BUSY) {
+      console.warn(`[budget] first-row times not judged: ${Math.round(busy * 100)}% of the host's CPU was busy with other work (over ${MAX_HOST_BUSY * 100}%); the log-in budget above still holds`);
     } else {
+      console.info(`[budget] host ${Math.round(busy * 100)}% busy before measuring: the first-row times are judged`);
       if (emptyCache.ms > FIRST_ROW_BUDGET_MS) console.warn(`[budget] with an empty cache the 3 s goal is not met yet: ${emptyCache.ms} ms`);
       expect(afterLogin.ms).toBeLessThanOrEqual(FIRST_ROW_BUDGET_MS);
       expect(emptyCache.ms).toBeLessThanOrEqual(EMPTY_CACHE_GUARD_MS);
