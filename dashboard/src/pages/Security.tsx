@@ -5,7 +5,7 @@
  */
 import { Alert, Badge, Button, Card, Group, Image, PasswordInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../api/client';
 import { SESSION_KEY, useSession } from '../api/session';
 import { useAction } from '../ui/action';
@@ -37,6 +37,19 @@ function CodeInput({ value, onChange, label = 'Code from your authenticator app'
 const digits = (value: string) => value.replace(/\s/g, '');
 const codeProblem = (value: string) => (/^\d{6}$/.test(digits(value)) ? null : 'Enter the 6 digits your app shows');
 
+/** A form asking for one code: its value, what is wrong with it, and a submit that sends it only when it is 6 digits. */
+function useCodeForm(send: (code: string) => void) {
+  const [code, setCode] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = codeProblem(code);
+    setProblem(found);
+    if (!found) send(code);
+  };
+  return { input: <CodeInput value={code} onChange={setCode} error={problem} />, clear: () => setCode(''), onSubmit };
+}
+
 function useQrImage(text: string | null): string | null {
   const [image, setImage] = useState<string | null>(null);
   useEffect(() => {
@@ -54,15 +67,14 @@ function useQrImage(text: string | null): string | null {
 }
 
 function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
-  const [code, setCode] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const form = useCodeForm((code) => confirm.mutate(code));
   const start = useAction(() => api.auth.startSecondFactor.mutate());
   const pending = start.data ?? null;
   const qr = useQrImage(pending?.uri ?? null);
   const confirm = useAction((value: string) => api.auth.confirmSecondFactor.mutate({ code: digits(value) }), {
     success: 'Second factor on. Your other sessions have ended.',
     onSuccess: (answer) => {
-      setCode('');
+      form.clear();
       onCodes(answer.recoveryCodes);
     },
   });
@@ -80,22 +92,14 @@ function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
     );
   }
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        const found = codeProblem(code);
-        setProblem(found);
-        if (!found) confirm.mutate(code);
-      }}
-    >
+    <form noValidate onSubmit={form.onSubmit}>
       <Stack>
         <Text size="sm">1. Scan this QR code with your authenticator app.</Text>
         {qr ? <Image src={qr} alt={`QR code to add ${pending.account} to an authenticator app`} w={200} h={200} fit="contain" /> : <Text size="sm">Drawing the QR code…</Text>}
         <Text size="sm">Or type this key in the app (account: {pending.account}, time-based):</Text>
         <CopyValue value={pending.secret} label="secret key" secret />
         <Text size="sm">2. Enter the 6-digit code the app now shows, to confirm it works.</Text>
-        <CodeInput value={code} onChange={setCode} error={problem} />
+        {form.input}
         <Group>
           <Button type="submit" loading={confirm.isPending}>
             Confirm and turn on
@@ -110,33 +114,24 @@ function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
 }
 
 function Regenerate({ onCodes }: { onCodes: (codes: string[]) => void }) {
-  const [code, setCode] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const form = useCodeForm((code) => regenerate.mutate(code));
   const regenerate = useAction((value: string) => api.auth.regenerateRecoveryCodes.mutate({ code: digits(value) }), {
     success: 'New recovery codes made; the old ones no longer work.',
     invalidate: [STATUS_KEY],
     onSuccess: (answer) => {
-      setCode('');
+      form.clear();
       onCodes(answer.recoveryCodes);
     },
   });
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        const found = codeProblem(code);
-        setProblem(found);
-        if (!found) regenerate.mutate(code);
-      }}
-    >
+    <form noValidate onSubmit={form.onSubmit}>
       <Stack gap="xs">
         <Title order={3} size="h5">
           New recovery codes
         </Title>
         <Text size="sm">Makes ten new codes; the old ones stop working.</Text>
         <Group align="flex-end">
-          <CodeInput value={code} onChange={setCode} error={problem} />
+          {form.input}
           <Button type="submit" variant="light" loading={regenerate.isPending}>
             Make new recovery codes
           </Button>

@@ -18,9 +18,8 @@ import { DashboardSession, Membership, Organization, User } from '../../db/entit
 import type { EntityManager } from '../../db/orm';
 import { operatorRefusal } from '../refusal';
 import type { SecretBox } from '../secret-box';
-import { verifyPassword } from './passwords';
 import type { LoginThrottle } from './throttle';
-import { loadUser, normalizeEmail, revokeUserSessions, type Client } from './users';
+import { confirmOwnPassword, loadUser, normalizeEmail, revokeUserSessions, type Client } from './users';
 import { matchingStep, newTotpSecret, otpauthUri, stepAt } from './second-factor-totp';
 
 /** What authenticator apps show above the code. */
@@ -176,11 +175,7 @@ export async function disableSecondFactor(
 ) {
   const user = await loadUser(em, input.userId);
   if (!hasSecondFactor(user)) throw operatorRefusal('unavailable', 'You have no second factor to disable.');
-  const client = { ...input.client, email: user.email };
-  const wait = await throttle.attempt(client);
-  if (wait > 0) throw operatorRefusal('rate_limited', `Too many wrong passwords; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
-  if (!(await verifyPassword(input.password, user.passwordHash))) throw operatorRefusal('invalid', 'The password is wrong.');
-  await throttle.succeeded(client);
+  await confirmOwnPassword(throttle, user, input.password, input.client, 'The password is wrong.');
   await requireProof(em, secrets, throttle, user, input.proof, input.client, now);
   clearSecondFactor(user);
   await em.flush();

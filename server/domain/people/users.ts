@@ -105,10 +105,19 @@ export async function changeOwnPassword(
   now: Date,
 ): Promise<void> {
   const user = await loadUser(em, input.userId);
-  const client = { ...input.client, email: user.email };
-  const wait = await throttle.attempt(client);
-  if (wait > 0) throw operatorRefusal('rate_limited', `Too many wrong passwords; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
-  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) throw operatorRefusal('invalid', 'The current password is wrong.');
-  await throttle.succeeded(client);
+  await confirmOwnPassword(throttle, user, input.currentPassword, input.client, 'The current password is wrong.');
   await setPassword(em, user, input.newPassword, now, input.sessionId);
+}
+
+/**
+ * A signed-in user proves their password again before a sensitive change
+ * (a new password, turning the second factor off): counted by the log-in
+ * throttle under their e-mail, as a log-in would be.
+ */
+export async function confirmOwnPassword(throttle: LoginThrottle, user: User, password: string, client: Client, wrong: string): Promise<void> {
+  const counted = { ...client, email: user.email };
+  const wait = await throttle.attempt(counted);
+  if (wait > 0) throw operatorRefusal('rate_limited', `Too many wrong passwords; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
+  if (!(await verifyPassword(password, user.passwordHash))) throw operatorRefusal('invalid', wrong);
+  await throttle.succeeded(counted);
 }
