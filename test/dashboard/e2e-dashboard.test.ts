@@ -160,6 +160,8 @@ describe.skipIf(!chromiumAvailable)('the dashboard, for a developer', () => {
       await page.waitForLoadState('networkidle');
       await expect(page.getByText('Could not load this').count(), link).resolves.toBe(0);
     }
+    // The sessions table draws after its own query: wait for it before counting (networkidle can come first).
+    await page.getByRole('cell', { name: /this browser/ }).first().waitFor();
     await expect(page.getByRole('cell', { name: /this browser/ }).count()).resolves.toBe(1);
     await page.getByRole('button', { name: /^Account:/ }).click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
