@@ -8,6 +8,7 @@
  * Lua script in Redis) that also tells whether the window was already full.
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { throttleKeyOfAddress } from '../domain/client-address';
 import { ADDRESS_FAILURES, EMAIL_FAILURES, type LoginClient, type LoginThrottle } from '../domain/people/throttle';
 import type { SharedStore } from './redis';
 
@@ -16,8 +17,8 @@ type Build = (name: string, limit: { points: number; seconds: number }) => RateL
 function throttle(build: Build): LoginThrottle {
   const byEmail = build('login:email', EMAIL_FAILURES);
   const byAddress = build('login:addr', ADDRESS_FAILURES);
-  // A trusted device is a client of its own: its window is keyed by the device, not the address.
-  const emailKey = (client: LoginClient) => (client.device ? `device:${client.device}|${client.email}` : `${client.address}|${client.email}`);
+  // A trusted device is a client of its own: its window is keyed by the device, not the address (an IPv6 one by its /64).
+  const emailKey = (client: LoginClient) => (client.device ? `device:${client.device}|${client.email}` : `${throttleKeyOfAddress(client.address)}|${client.email}`);
   /** Seconds to wait when this attempt did not fit in the window; 0 when it did. */
   const take = (limiter: RateLimiterAbstract, key: string) =>
     limiter.consume(key).then(
@@ -29,11 +30,11 @@ function throttle(build: Build): LoginThrottle {
     );
   return {
     async attempt(client) {
-      const waits = await Promise.all([take(byEmail, emailKey(client)), client.device ? 0 : take(byAddress, client.address)]);
+      const waits = await Promise.all([take(byEmail, emailKey(client)), client.device ? 0 : take(byAddress, throttleKeyOfAddress(client.address))]);
       return Math.max(...waits);
     },
     async succeeded(client) {
-      await Promise.all([byEmail.delete(emailKey(client)), client.device ? undefined : byAddress.reward(client.address, 1)]);
+      await Promise.all([byEmail.delete(emailKey(client)), client.device ? undefined : byAddress.reward(throttleKeyOfAddress(client.address), 1)]);
     },
     async close() {},
   };

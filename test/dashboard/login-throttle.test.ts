@@ -81,6 +81,21 @@ describe('behind a reverse proxy (TRUST_PROXY)', () => {
     expect((await logIn(service, email, PASSWORD, { 'x-forwarded-for': clientAddress() })).status).toBe(200);
   });
 
+  it('an IPv6 client is counted by its /64: other addresses of it share the lock, another /64 does not; an IPv4-mapped address is its IPv4 one', async () => {
+    const email = uniqueEmail('ipv6');
+    await service.admin.users.create({ email, password: PASSWORD });
+    const prefix = `2001:db8:${(++lastOctet).toString(16)}:1`;
+    await Promise.all(Array.from({ length: 5 }, (_, i) => logIn(service, email, `guess ${i}`, { 'x-forwarded-for': `${prefix}::${i + 1}` })));
+    expect((await logIn(service, email, PASSWORD, { 'x-forwarded-for': `${prefix}:ffff:ffff:ffff:fff0` })).status).toBe(429);
+    expect((await logIn(service, email, PASSWORD, { 'x-forwarded-for': `2001:db8:${lastOctet.toString(16)}:2::1` })).status).toBe(200);
+
+    const mapped = uniqueEmail('ipv4-mapped');
+    await service.admin.users.create({ email: mapped, password: PASSWORD });
+    const ipv4 = clientAddress();
+    await Promise.all(Array.from({ length: 5 }, (_, i) => logIn(service, mapped, `guess ${i}`, { 'x-forwarded-for': ipv4 })));
+    expect((await logIn(service, mapped, PASSWORD, { 'x-forwarded-for': `::ffff:${ipv4}` })).status).toBe(429);
+  });
+
   it('without TRUST_PROXY a forwarded address is not believed: a guesser cannot get a fresh window by inventing one', async () => {
     const email = uniqueEmail('spoofed');
     await direct.admin.users.create({ email, password: PASSWORD });
