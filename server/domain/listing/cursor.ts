@@ -8,7 +8,8 @@
  * A list with several orders (sort.ts) also names the order: a cursor of one
  * order given with another is refused with a message that says so.
  */
-import { operatorRefusal } from '../refusal';
+import { raises } from '../raises';
+import { Refusal } from '../refusal';
 
 /** The sort key of the last row of a page: a timestamp or sequence, then the id. */
 export interface Position {
@@ -21,7 +22,27 @@ export function encodeCursor(list: string, position: Position, sort?: string): s
   return Buffer.from(JSON.stringify({ l: list, ...(sort ? { s: sort } : {}), k: position.key, i: position.id })).toString('base64url');
 }
 
-const refused = () => operatorRefusal('invalid', 'cursor is not one this list handed out; start again from the first page.');
+/** A forged cursor is the caller's mistake, at the `cursor` field: 400 invalid_input, never a query PostgreSQL would refuse. */
+export const DECODE_CURSOR = raises(['invalid_input']);
+
+const atCursor = (message: string) => new Refusal('invalid_input', { issues: [{ path: ['cursor'], message }] }, 'The cursor is not valid.');
+const refused = () => atCursor('is not one this list handed out; start again from the first page');
+
+/** Ids as the service writes them (`pay_…`, `aud_…`): no NUL byte or other text PostgreSQL or an index could choke on. */
+const ID = /^[A-Za-z0-9_]{1,64}$/;
+/** Integer keys (amounts, event sequences) within what a number holds exactly and a bigint column takes. */
+const INTEGER = /^\d{1,15}$/;
+
+/**
+ * An instant exactly as `toISOString` wrote it for a row: a string that
+ * reads back to itself (so no 30 February, no hour 24), in years a row can
+ * have (PostgreSQL has no year 0; JavaScript has).
+ */
+function isRowInstant(key: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(key)) return false;
+  const at = new Date(key);
+  return !Number.isNaN(at.getTime()) && at.toISOString() === key && at.getUTCFullYear() >= 1970;
+}
 
 /**
  * The position a cursor holds. `sort`, for a list with several orders: the
@@ -29,20 +50,21 @@ const refused = () => operatorRefusal('invalid', 'cursor is not one this list ha
  * (a cursor without one was handed out for `created_desc`, the default).
  */
 export function decodeCursor(list: string, cursor: string, key: 'instant' | 'integer', sort?: string): Position {
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw refused();
   let parsed: unknown;
   try {
-    if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw refused();
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     throw refused();
   }
-  const { l, s, k, i } = (parsed ?? {}) as Record<string, unknown>;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw refused();
+  const { l, s, k, i } = parsed as Record<string, unknown>;
   if (l === list && sort !== undefined && (s ?? 'created_desc') !== sort) {
-    throw operatorRefusal('invalid', `cursor belongs to another sort order (${typeof s === 'string' ? s.slice(0, 32) : 'created_desc'}), not ${sort}; start again from the first page.`);
+    const given = s === undefined ? 'created_desc' : typeof s === 'string' && /^[a-z_]{1,32}$/.test(s) ? s : 'unknown';
+    throw atCursor(`belongs to another sort order (${given}), not ${sort}; start again from the first page`);
   }
-  if (l !== list || typeof k !== 'string' || typeof i !== 'string' || i.length === 0 || i.length > 64) throw refused();
-  if (key === 'instant' && (!/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(k) || Number.isNaN(Date.parse(k)))) throw refused();
-  if (key === 'integer' && !/^\d{1,18}$/.test(k)) throw refused();
+  if (l !== list || typeof k !== 'string' || typeof i !== 'string' || !ID.test(i)) throw refused();
+  if (key === 'instant' ? !isRowInstant(k) : !INTEGER.test(k)) throw refused();
   return { key: k, id: i };
 }
 
