@@ -142,9 +142,8 @@ async function catchUp(
     return 0;
   }
   let handled = 0;
-  for await (const listed of client.events.iterate({ after })) {
-    // The same envelope a delivery carries; the API's type leaves `data` open, as new event types may come.
-    const event = listed as unknown as WebhookEvent;
+  // The same envelopes (and the same `WebhookEvent` type) a delivery carries.
+  for await (const event of client.events.iterate({ after })) {
     if (seen.claim(event.id)) {
       try {
         await onEvent(event);

@@ -3,8 +3,8 @@
  * generated contract types (`Operations`), so a contract change that breaks
  * a caller breaks its compilation, not its production traffic.
  */
-import type { Event, Operations } from './generated/contract.js';
-import type { WebhookEventType } from './events.js';
+import type { Operations } from './generated/contract.js';
+import type { WebhookEvent, WebhookEventPage, WebhookEventType } from './events.js';
 import type { WithResponse } from './response.js';
 import { extraHeaders, send, type HttpRequest, type RequestOptions, type TransportSettings } from './transport.js';
 import type { EnvironmentKind } from './types.js';
@@ -244,21 +244,25 @@ export class RefundsResource {
   }
 }
 
-/** What `events.list` takes: all optional. */
+/**
+ * What `events.list` takes: all optional. Each also accepts `undefined` (and `after` also `null`, what
+ * `nextCursor` is before any event exists), so a value read from storage passes as it is under `exactOptionalPropertyTypes`.
+ */
 export interface ListEventsParams {
-  /** The id of the last event you processed (`evt_…`); the list continues strictly after it. Omitted: from the oldest event kept. */
-  after?: string;
+  /** The id of the last event you processed (`evt_…`); the list continues strictly after it. Omitted or null: from the oldest event kept. */
+  after?: string | null | undefined;
   /** Only events of this type. */
-  type?: WebhookEventType;
+  type?: WebhookEventType | undefined;
   /** Events per page, 1 to 100 (the service's default: 50). */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 /**
  * The events webhooks deliver, listed in the order they happened (decision 19):
  * a receiver that was down reads what it missed from the last event id it
- * processed. Each event is exactly the body a delivery carries; deduplicate
- * on `id` as for deliveries. Events are kept at least 30 days.
+ * processed. Each event is exactly the body a delivery carries, typed as the
+ * same `WebhookEvent` union the webhook verifiers return, so one handler takes
+ * both; deduplicate on `id` as for deliveries. Events are kept at least 30 days.
  */
 export class EventsResource {
   readonly #call: Call;
@@ -267,15 +271,15 @@ export class EventsResource {
   }
 
   /** One page: `{data, hasMore, nextCursor}`; pass `nextCursor` as `after` for the next one. */
-  list(params: ListEventsParams = {}, options?: RequestOptions): Answer<'events-list'> {
+  list(params: ListEventsParams = {}, options?: RequestOptions): Promise<WithResponse<WebhookEventPage>> {
     const query: Record<string, string> = {};
-    if (params.after !== undefined) query.after = params.after;
+    if (params.after !== undefined && params.after !== null) query.after = params.after;
     if (params.type !== undefined) query.type = params.type;
     if (params.limit !== undefined) {
       if (!Number.isInteger(params.limit) || params.limit < 1 || params.limit > 100) return Promise.reject(new TypeError('events.list: limit must be an integer from 1 to 100.'));
       query.limit = String(params.limit);
     }
-    return this.#call({ method: 'GET', path: '/v1/events', query }, options);
+    return this.#call<WebhookEventPage>({ method: 'GET', path: '/v1/events', query }, options);
   }
 
   /**
@@ -283,7 +287,10 @@ export class EventsResource {
    * (default 100) as it goes, until it is caught up. Store each event's `id`
    * once processed: that is where the next catch-up starts.
    */
-  async *iterate(params: Omit<ListEventsParams, 'limit'> & { pageSize?: number } = {}, options?: RequestOptions): AsyncGenerator<Event, void, undefined> {
+  async *iterate(
+    params: Omit<ListEventsParams, 'limit'> & { pageSize?: number | undefined } = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<WebhookEvent, void, undefined> {
     let after = params.after;
     for (;;) {
       const page = await this.list({ after, type: params.type, limit: params.pageSize ?? 100 }, options);

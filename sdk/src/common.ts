@@ -49,6 +49,7 @@ export {
   type SubscriptionEventType,
   type WebhookEnvelope,
   type WebhookEvent,
+  type WebhookEventPage,
   type WebhookEventType,
 } from './events.js';
 export type * from './types.js';

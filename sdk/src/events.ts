@@ -3,6 +3,7 @@
  * document, which covers only the synchronous endpoints, so they are written
  * here by hand; their value types come from the generated contract.
  */
+import type { EventPage } from './generated/contract.js';
 import type { Currency, GatewayName, PaymentMethod, PaymentStatus, RefundStatus, SubscriptionInterval, SubscriptionStatus } from './types.js';
 
 export const PAYMENT_EVENT_TYPES = ['payment.created', 'payment.pending', 'payment.paid', 'payment.failed', 'payment.canceled', 'payment.expired'] as const;
@@ -23,8 +24,11 @@ export type SubscriptionEventType = (typeof SUBSCRIPTION_EVENT_TYPES)[number];
 export type RefundEventType = (typeof REFUND_EVENT_TYPES)[number];
 export type WebhookEventType = PaymentEventType | SubscriptionEventType | RefundEventType;
 
-/** `data` of a payment event: the payment as of the transition. */
-export interface PaymentEventData {
+/**
+ * `data` of a payment event: the payment as of the transition. (The `data` types are type aliases, not
+ * interfaces, so a `WebhookEvent` is also assignable to the contract's open `Event`, as listed events used to be typed.)
+ */
+export type PaymentEventData = {
   paymentId: string;
   externalId: string | null;
   status: PaymentStatus;
@@ -35,10 +39,10 @@ export interface PaymentEventData {
   amount: number;
   currency: Currency;
   gatewayRef: string | null;
-}
+};
 
 /** `data` of a subscription event: the subscription as of the transition. */
-export interface SubscriptionEventData {
+export type SubscriptionEventData = {
   subscriptionId: string;
   externalId: string | null;
   status: SubscriptionStatus;
@@ -54,10 +58,10 @@ export interface SubscriptionEventData {
   trialEndsAt: string | null;
   cancelAtPeriodEnd: boolean;
   canceledAt: string | null;
-}
+};
 
 /** `data` of a refund event: the refund as of the transition, with its payment. */
-export interface RefundEventData {
+export type RefundEventData = {
   refundId: string;
   /** The refunded payment (`pay_…`); it stays `paid`, its `amountRefunded` counts succeeded refunds. */
   paymentId: string;
@@ -74,7 +78,7 @@ export interface RefundEventData {
   gatewayRef: string | null;
   /** `refund.failed`: why, as the gateway said; null otherwise. */
   failureReason: string | null;
-}
+};
 
 /** The envelope of every delivery. */
 export interface WebhookEnvelope<Type extends string, Data> {
@@ -95,6 +99,13 @@ export type RefundEvent = { [T in RefundEventType]: WebhookEnvelope<T, RefundEve
  * to /v1 without notice (a compatible change): handle the types you know and ignore the rest.
  */
 export type WebhookEvent = PaymentEvent | SubscriptionEvent | RefundEvent;
+
+/**
+ * A page of `GET /v1/events`: the contract's `EventPage`, whose events are the
+ * envelopes deliveries carry, typed as the same `WebhookEvent` union (the
+ * contract leaves `data` open only because new event types may come).
+ */
+export type WebhookEventPage = Omit<EventPage, 'data'> & { data: WebhookEvent[] };
 
 export const isPaymentEvent = (event: { type: string }): event is PaymentEvent => (PAYMENT_EVENT_TYPES as readonly string[]).includes(event.type);
 

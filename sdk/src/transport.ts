@@ -77,8 +77,9 @@ export async function send<T>(settings: TransportSettings, request: HttpRequest,
   const requestId = options.requestId !== undefined ? checkRequestId(options.requestId) : (headers['x-request-id'] ?? globalThis.crypto.randomUUID());
   headers['x-request-id'] = requestId;
   if (request.authenticated !== false) headers.authorization = settings.authorization();
-  const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  // null rather than undefined: fetch's `body` is `BodyInit | null`, which a caller's exactOptionalPropertyTypes holds to.
+  const body = request.body === undefined ? null : JSON.stringify(request.body);
+  if (body !== null) headers['content-type'] = 'application/json';
   const timeoutMs = options.timeoutMs ?? settings.timeoutMs;
   const maxRetries = Math.max(0, options.maxRetries ?? settings.maxRetries);
   const backoff = { baseDelayMs: settings.retryBaseDelayMs, maxDelayMs: settings.retryMaxDelayMs };
