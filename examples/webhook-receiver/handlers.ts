@@ -28,6 +28,15 @@ export async function handleEvent(event: WebhookEvent, log: Log): Promise<void> 
     case 'subscription.canceled':
       log(`subscription ${event.data.subscriptionId} ${event.data.status}`);
       return;
+    case 'refund.created':
+      log(`refund ${event.data.refundId} of payment ${event.data.paymentId} (order ${event.data.externalId}) asked for: ${event.data.amount} cents`);
+      return;
+    case 'refund.succeeded':
+      log(`refund ${event.data.refundId} of payment ${event.data.paymentId}: ${event.data.amount} cents given back; mark the order refunded`);
+      return;
+    case 'refund.failed':
+      log(`refund ${event.data.refundId} of payment ${event.data.paymentId} failed: ${event.data.failureReason ?? 'no reason given'}; the money was not given back`);
+      return;
     default:
       // New event types may appear in /v1 as a compatible change: acknowledge and ignore them.
       log(`ignored event type ${(event as { type: string }).type}`);

@@ -1,7 +1,8 @@
 /**
  * Where the receiver remembers the id of the last event it processed, so
  * that after downtime it reads what it missed from GET /v1/events (the
- * service does not retry failed deliveries by itself). A file here; a real
+ * service retries failed deliveries only for endpoints that turned automatic
+ * retries on, and only for about a day). A file here; a real
  * shop keeps it in its database, next to the processed event ids.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';

@@ -1,6 +1,7 @@
 /** The example webhook receiver over HTTP: signed deliveries in, forged ones out, each event handled once. */
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handleEvent } from '../../examples/webhook-receiver/handlers';
 import { secretsFrom } from '../../examples/webhook-receiver/main';
 import { startWebhookReceiver, type RunningWebhookReceiver } from '../../examples/webhook-receiver/server';
 import { generateTestWebhook, PaymentsClient, type TestWebhookEventInput, type WebhookEvent } from '@service-payments/sdk';
@@ -176,6 +177,8 @@ describe('example webhook receiver behind a real service', () => {
   let endpointId: string;
   let endpointSecrets: string | string[] = '';
   const received: WebhookEvent[] = [];
+  /** What the example's own handling (handlers.ts) said about each event. */
+  const handlerLines: string[] = [];
 
   beforeAll(async () => {
     service = await startTestService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true' } });
@@ -183,7 +186,15 @@ describe('example webhook receiver behind a real service', () => {
     apiKey = tenant.apiKey;
     sandbox = await startSandbox(service, tenant.environmentId, { PIX: 'gateway_a' });
     // The secret exists only once the endpoint (which needs the receiver's URL) is registered: read it per delivery.
-    live = await startWebhookReceiver({ port: 0, secret: () => endpointSecrets, onEvent: (event) => void received.push(event), log: () => {} });
+    live = await startWebhookReceiver({
+      port: 0,
+      secret: () => endpointSecrets,
+      onEvent: (event) => {
+        received.push(event);
+        return handleEvent(event, (line) => handlerLines.push(line));
+      },
+      log: () => {},
+    });
     const endpoint = await service.admin.webhooks.createEndpoint({ environmentId: tenant.environmentId, url: live.url });
     endpointId = endpoint.id;
     endpointSecrets = endpoint.secret;
@@ -208,6 +219,31 @@ describe('example webhook receiver behind a real service', () => {
       return mine.length >= 3 ? mine.map((e) => e.type) : undefined;
     }, 15_000);
     expect(types).toEqual(['payment.created', 'payment.pending', 'payment.paid']);
+  });
+
+  it('handles refund events like the others: a refund that succeeds and one that fails, as the gateway settles them', async () => {
+    const client = new PaymentsClient({ apiKey, baseUrl: service.url });
+    const payment = await client.payments.create({
+      amount: 3000,
+      method: 'pix',
+      externalId: `order-refunded-${Date.now()}`,
+      customer: { name: 'Maria Silva', email: 'maria@example.com', document: '123.456.789-09' },
+    });
+    await sandbox.sims.gateway_a.payPayment(payment.gatewayRef!);
+    await eventually(() => received.find((e) => e.type === 'payment.paid' && e.data.paymentId === payment.id), 15_000);
+
+    const given = await client.refunds.create(payment.id, { externalId: `refund-ok-${Date.now()}`, amount: 1000 });
+    const refused = await client.refunds.create(payment.id, { externalId: `refund-ko-${Date.now()}`, amount: 500 });
+    await sandbox.sims.gateway_a.settleRefund(given.gatewayRef!);
+    await sandbox.sims.gateway_a.failRefund(refused.gatewayRef!, 'the account cannot receive it');
+
+    const said = (refundId: string, pattern: RegExp) => () => handlerLines.find((line) => line.includes(refundId) && pattern.test(line));
+    expect(await eventually(said(given.id, /asked for/), 15_000)).toBe(`refund ${given.id} of payment ${payment.id} (order ${given.externalId}) asked for: 1000 cents`);
+    expect(await eventually(said(given.id, /given back/), 15_000)).toBe(`refund ${given.id} of payment ${payment.id}: 1000 cents given back; mark the order refunded`);
+    expect(await eventually(said(refused.id, /failed/), 15_000)).toBe(
+      `refund ${refused.id} of payment ${payment.id} failed: the account cannot receive it; the money was not given back`,
+    );
+    expect(handlerLines.filter((line) => line.startsWith('ignored event type'))).toEqual([]);
   });
 
   it('across a rotation with an overlap, a receiver holding both secrets takes every delivery; a resend of a processed event is a duplicate', async () => {
