@@ -143,6 +143,34 @@ const EnvSchema = z
         }
         return delays as number[];
       }),
+    /**
+     * Late money (decision 28): after a payment ends without its gateway's word (a Pix expired by our clock, a payment
+     * canceled by the service, an attempt abandoned by a fallback), the delays between its reads while it is watched,
+     * the step chosen by the time since it ended, the last one repeating (durations as above).
+     */
+    RECONCILIATION_LATE_SCHEDULE: z
+      .string()
+      .default('1m,5m,15m,1h,3h,6h')
+      .transform((text, ctx) => {
+        const delays = text.split(',').map((part) => durationMs(part.trim()));
+        if (delays.length === 0 || delays.length > 20 || delays.some((ms) => ms === null || ms < 100 || ms > 86_400_000)) {
+          ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of at most 20 durations between 100ms and 1d, such as 1m,5m,15m,1h,3h,6h' });
+          return z.NEVER;
+        }
+        return delays as number[];
+      }),
+    /** How long after it ended such a payment (or abandoned attempt) is watched for late money: at least a day in production. */
+    RECONCILIATION_LATE_WINDOW: z
+      .string()
+      .default('24h')
+      .transform((text, ctx) => {
+        const ms = durationMs(text.trim());
+        if (ms === null || ms < 1_000 || ms > 30 * 86_400_000) {
+          ctx.addIssue({ code: 'custom', message: 'must be a duration between 1s and 30d, such as 24h' });
+          return z.NEVER;
+        }
+        return ms;
+      }),
     /** How often reconciliation looks for what is due. */
     RECONCILIATION_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
     /** Reconciliation reads per second per gateway, for all nodes together when REDIS_URL is set (else per node). */
@@ -242,7 +270,15 @@ export interface Config {
   /** Routing's circuit breaker per gateway and environment (domain/gateway-health.ts). */
   routingBreaker: { consecutive: number; failureRate: number; minCalls: number; windowMs: number; cooldownMs: number };
   /** Background reconciliation (server/domain/reconciliation). */
-  reconciliation: { enabled: boolean; scheduleMs: number[]; pollIntervalMs: number; ratePerGatewayPerSecond: number };
+  reconciliation: {
+    enabled: boolean;
+    scheduleMs: number[];
+    pollIntervalMs: number;
+    ratePerGatewayPerSecond: number;
+    /** Late money (decision 28): the delays between reads of what ended without its gateway's word, and for how long after it ended. */
+    lateScheduleMs: number[];
+    lateWindowMs: number;
+  };
   /** Outbound webhooks (server/webhooks). */
   webhooks: { allowLocalUrls: boolean; timeoutMs: number; dispatcher: boolean; pollIntervalMs: number; leaseMs: number; retryScheduleMs: number[] };
   /** The events API (GET /v1/events): how long events are kept before pruning. */
@@ -303,6 +339,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       scheduleMs: env.RECONCILIATION_SCHEDULE,
       pollIntervalMs: env.RECONCILIATION_POLL_INTERVAL_MS,
       ratePerGatewayPerSecond: env.RECONCILIATION_RATE_PER_GATEWAY,
+      lateScheduleMs: env.RECONCILIATION_LATE_SCHEDULE,
+      lateWindowMs: env.RECONCILIATION_LATE_WINDOW,
     },
     routingBreaker: {
       consecutive: env.ROUTING_BREAKER_CONSECUTIVE,

@@ -21,9 +21,9 @@ export interface SandboxedService {
 }
 
 export async function startSandboxedService(
-  options: { env?: Record<string, string>; routes?: Partial<Record<RoutingMethod, GatewayName>>; simulatorsInService?: boolean } = {},
+  options: { env?: Record<string, string>; routes?: Partial<Record<RoutingMethod, GatewayName>>; simulatorsInService?: boolean; now?: () => Date } = {},
 ): Promise<SandboxedService> {
-  const service = await startTestService({ env: options.env });
+  const service = await startTestService({ env: options.env, now: options.now });
   const tenant = await createTenant(service);
   const sandbox = await startSandbox(service, tenant.environmentId, options.routes);
   const contract = await loadContract(service.url);

@@ -18,6 +18,7 @@ import { Migration20261125122225_refunds } from './Migration20261125122225_refun
 import { Migration20261125160600_second_factor } from './Migration20261125160600_second_factor';
 import { Migration20261125160500_audit_entries } from './Migration20261125160500_audit_entries';
 import { Migration20261125161000_list_search_indexes } from './Migration20261125161000_list_search_indexes';
+import { Migration20261127090624_late_money_watch } from './Migration20261127090624_late_money_watch';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -38,4 +39,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125160500_audit_entries', class: Migration20261125160500_audit_entries },
   { name: 'Migration20261125160600_second_factor', class: Migration20261125160600_second_factor },
   { name: 'Migration20261125161000_list_search_indexes', class: Migration20261125161000_list_search_indexes },
+  { name: 'Migration20261127090624_late_money_watch', class: Migration20261127090624_late_money_watch },
 ];

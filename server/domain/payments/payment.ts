@@ -14,6 +14,10 @@ import { newId } from '../../contract/ids';
 import { raises } from '../raises';
 import { registrationColumns } from '../registration/columns';
 
+/** How a payment may end without its gateway's word (decision 28). */
+export const PAYMENT_ENDINGS = ['clock', 'service'] as const;
+export type PaymentEnding = (typeof PAYMENT_ENDINGS)[number];
+
 export const PaymentSchema = defineEntity({
   name: 'Payment',
   tableName: 'payments',
@@ -44,6 +48,16 @@ export const PaymentSchema = defineEntity({
     paidAt: p.datetime().nullable(),
     /** Pix: when the gateway says the code stops being payable. */
     expiresAt: p.datetime().nullable(),
+    /**
+     * How the payment ended when it was not by its gateway's word (decision 28): `clock` (a Pix past its expiry that
+     * the gateway still called open), `service` (canceled by this service); null otherwise.
+     */
+    endedBy: p.enum(PAYMENT_ENDINGS).nullable(),
+    /**
+     * Until when reconciliation keeps reading it for late money (decision 28), at `reconcileAt` on the late schedule;
+     * null when nothing ended without its gateway's word.
+     */
+    lateWatchUntil: p.datetime().nullable(),
     /** Cents given back by refunds that succeeded (decision 18); moved only by a refund reaching `succeeded`, in its transaction. */
     amountRefunded: p.bigint('number').default(0),
   },
@@ -199,6 +213,24 @@ export class Payment extends PaymentSchema.class {
     if (isFinalPaymentStatus(next)) this.reconcileAt = null;
     const type = paymentEventType(next);
     return type ? [this.event(type)] : [];
+  }
+
+  /**
+   * Ends the payment without its gateway's word (decision 28): a Pix whose code
+   * expired by our clock while the gateway still called it open, or a payment
+   * canceled by this service. It stays on the reconciliation schedule until
+   * `watchUntil`, first read at `firstReadAt`, so a payment the gateway took
+   * anyway is found (decision 16). Answers the events of the change.
+   */
+  endWithoutGatewayWord(status: 'expired' | 'canceled', by: PaymentEnding, firstReadAt: Date, watchUntil: Date): DomainEvent[] {
+    const current = this.status as PaymentStatus;
+    if (current !== status && isFinalPaymentStatus(current)) return [];
+    this.endedBy = by;
+    this.lateWatchUntil = watchUntil;
+    this.reconcileAt = firstReadAt;
+    if (current === status) return [];
+    this.status = status;
+    return [this.event(paymentEventType(status)!)];
   }
 }
 PaymentSchema.setClass(Payment);

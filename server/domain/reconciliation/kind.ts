@@ -6,6 +6,9 @@ import type { Services } from '../../services';
 export interface ReconciledKind {
   name: 'payment' | 'subscription' | 'refund';
   entity: EntityClass<object>;
-  /** Reads the resource from its gateway (or finishes its registration); answers what the next read needs to know. */
-  read(em: EntityManager, services: Services, id: string): Promise<{ final: boolean; pixExpiresAt: Date | null } | null>;
+  /**
+   * Reads the resource from its gateway (or finishes its registration); answers what the next read needs to know:
+   * `lateWatchUntil` when it ended without its gateway's word and is read on the late schedule until then (decision 28).
+   */
+  read(em: EntityManager, services: Services, id: string): Promise<{ final: boolean; pixExpiresAt: Date | null; lateWatchUntil?: Date | null } | null>;
 }

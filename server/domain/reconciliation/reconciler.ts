@@ -2,7 +2,8 @@
  * Background reconciliation of one node: every unfinished payment and
  * subscription, and every pending refund (refunds/reconcile.ts), is read
  * back from its gateway on its schedule (schedule.ts) until it is final, so
- * a lost notification never leaves one stuck. What a read finds is applied
+ * a lost notification never leaves one stuck; a payment that ended without
+ * its gateway's word is read a day longer for late money (late-money.ts). What a read finds is applied
  * exactly as a sync applies it, with the same events; a create that was
  * interrupted and never repeated is finished with its stored request and
  * idempotency key, as a repeat of the create would.
@@ -31,7 +32,8 @@ import { refreshSubscription } from '../subscriptions/sync';
 import { RECONCILED_REFUNDS } from '../refunds/reconcile';
 import { claimDueReads, finishRead, releaseRead, type DueRead } from './claims';
 import type { ReconciledKind } from './kind';
-import { nextReadAt } from './schedule';
+import { expireByClockWhenDue, paymentNeedsRead } from './late-money';
+import { nextLateReadAt, nextReadAt } from './schedule';
 
 /** Claimed at once per kind and pass; a pass continues while there is more due. */
 const BATCH = 50;
@@ -55,6 +57,12 @@ interface KindSpec<T extends GatewayResource> {
   refresh(em: EntityManager, services: Services, resource: T): Promise<T>;
   isFinal(resource: T): boolean;
   pixExpiresAt(resource: T): Date | null;
+  /** Whether its gateway is read at all (false: it ended by the gateway's word and nothing is watched). */
+  needsRead?(resource: T): boolean;
+  /** What follows a read (a Pix expired by our clock). */
+  afterRead?(em: EntityManager, services: Services, resource: T): Promise<T>;
+  /** Until when it is read on the late schedule (decision 28); null when it is not watched. */
+  lateWatchUntil?(resource: T): Date | null;
 }
 
 function reconciledKind<T extends GatewayResource>(spec: KindSpec<T>): ReconciledKind {
@@ -66,14 +74,15 @@ function reconciledKind<T extends GatewayResource>(spec: KindSpec<T>): Reconcile
       let resource = await find(em);
       if (!resource) return null;
       if (resource.gatewayRef) {
-        resource = await spec.refresh(em, services, resource);
+        if (spec.needsRead?.(resource) ?? true) resource = await spec.refresh(em, services, resource);
+        if (spec.afterRead) resource = await spec.afterRead(em, services, resource);
       } else {
         // A create nobody repeated: finished with its stored request when nobody else is registering it.
         if (await takeLapsedLease(em, services, spec.entity, id)) await completeRegistration(em, services, await spec.registration(em, resource), resource);
         resource = await find(em.fork());
         if (!resource) return null;
       }
-      return { final: spec.isFinal(resource), pixExpiresAt: spec.pixExpiresAt(resource) };
+      return { final: spec.isFinal(resource), pixExpiresAt: spec.pixExpiresAt(resource), lateWatchUntil: spec.lateWatchUntil?.(resource) ?? null };
     },
   };
 }
@@ -85,6 +94,9 @@ const PAYMENTS = reconciledKind<Payment>({
   refresh: (em, services, payment) => refreshPayment(em, services, payment),
   isFinal: (payment) => isFinalPaymentStatus(payment.status),
   pixExpiresAt: (payment) => (payment.method === 'pix' ? (payment.expiresAt ?? null) : null),
+  needsRead: paymentNeedsRead,
+  afterRead: expireByClockWhenDue,
+  lateWatchUntil: (payment) => (isFinalPaymentStatus(payment.status) && paymentNeedsRead(payment) ? payment.lateWatchUntil! : null),
 });
 
 const SUBSCRIPTIONS = reconciledKind<Subscription>({
@@ -160,7 +172,7 @@ export class Reconciler {
 
   private async readOne(kind: ReconciledKind, claim: DueRead): Promise<void> {
     const { services } = this;
-    const { scheduleMs } = services.config.reconciliation;
+    const { scheduleMs, lateScheduleMs, lateWindowMs } = services.config.reconciliation;
     const startedAt = services.now();
     let found: Awaited<ReturnType<ReconciledKind['read']>> = null;
     try {
@@ -175,7 +187,12 @@ export class Reconciler {
         services.log.warn({ err: error, [`${kind.name}Id`]: claim.id, gateway: claim.gateway }, `reconciliation could not read the ${kind.name}; it is read again at its next step`);
       }
     }
-    const next = found?.final ? null : nextReadAt(startedAt, claim.reads + 1, scheduleMs, found?.pixExpiresAt ?? null);
+    // Ended without its gateway's word: read on the late schedule until its watch ends (decision 28).
+    const next = found?.lateWatchUntil
+      ? nextLateReadAt(services.now(), found.lateWatchUntil, lateWindowMs, lateScheduleMs)
+      : found?.final
+        ? null
+        : nextReadAt(startedAt, claim.reads + 1, scheduleMs, found?.pixExpiresAt ?? null);
     await finishRead(services.db.fork(), kind.entity, claim.id, services.now(), next);
   }
 }
