@@ -80,6 +80,9 @@ const EnvSchema = z
     /** Create the demo organization, project, sandbox environment and key on first start. */
     SEED_DEMO: boolFromEnv.optional(),
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(DEFAULT_MAX_BODY_BYTES),
+    /** After SIGTERM, /readyz answers `draining` this long while everything else is served, so balancers stop sending first. */
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+    /** After the drain, how long in-flight requests, webhook attempts and background passes may take before the process exits anyway. */
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
     /** A client must have sent a request's headers within this time (slow-header connections are cut). */
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
@@ -254,6 +257,8 @@ export interface Config {
   masterKey: Buffer | undefined;
   seedDemo: boolean;
   maxBodyBytes: number;
+  /** SIGTERM to listener close: /readyz answers `draining`, everything else is served (SHUTDOWN_DRAIN_MS). */
+  shutdownDrainMs: number;
   shutdownTimeoutMs: number;
   /** Outgoing mail: SMTP (SMTP_URL, SMTP_FROM), or null: the local outbox under DATA_DIR (never in production). */
   mail: { smtpUrl: string | null; from: string };
@@ -316,6 +321,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     masterKey: env.MASTER_KEY ? Buffer.from(env.MASTER_KEY, 'base64') : undefined,
     seedDemo: env.SEED_DEMO ?? !env.DATABASE_URL,
     maxBodyBytes: env.MAX_BODY_BYTES,
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     mail: { smtpUrl: env.SMTP_URL ?? null, from: env.SMTP_FROM },
     httpTimeouts: { headersMs: env.HTTP_HEADERS_TIMEOUT_MS, requestMs: env.HTTP_REQUEST_TIMEOUT_MS, keepAliveMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS },

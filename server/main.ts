@@ -13,6 +13,9 @@ import { OUTBOX_FOLDER } from './runtime/mail-transports';
 import { ADMIN_TOKEN_FILE } from './contract/local-admin-token';
 import { DEMO_KEY_FILE, DEMO_PASSWORD_FILE } from './runtime/local-secrets';
 
+/** Past the drain and the shutdown timeout, the time the stores get to close before the process exits anyway. */
+const CEILING_GRACE_MS = 1_000;
+
 let config: Config;
 try {
   config = loadConfig();
@@ -63,13 +66,25 @@ if (service.services.mailer.local) {
 }
 lines.push(`  operator CLI: ${cli} --help   (admin token: ${config.adminToken ? 'ADMIN_TOKEN of this service' : resolve(config.dataDir, ADMIN_TOKEN_FILE)})`, '');
 // Before the banner: whoever reads it may stop the service at once, and must get a clean shutdown.
+// A rolling restart: SIGTERM (what an orchestrator sends) drains first (/readyz `draining` for SHUTDOWN_DRAIN_MS, everything
+// else still served), then in-flight work finishes; SHUTDOWN_TIMEOUT_MS after the drain the process exits anyway. SIGINT is
+// a person's Ctrl-C, with no balancer to tell: no drain. A second signal exits at once.
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
-    if (stopping) return;
+    if (stopping) {
+      log.warn({ signal }, 'second signal: exiting now, without waiting for in-flight work');
+      process.exit(1);
+    }
     stopping = true;
-    log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
-    service.close().then(
+    const drainMs = signal === 'SIGTERM' ? config.shutdownDrainMs : 0;
+    log.info({ signal, drainMs }, 'shutting down: draining (/readyz answers draining), then finishing in-flight requests');
+    const ceiling = setTimeout(() => {
+      log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown did not finish within SHUTDOWN_TIMEOUT_MS after the drain: exiting');
+      process.exit(1);
+    }, drainMs + config.shutdownTimeoutMs + CEILING_GRACE_MS);
+    ceiling.unref();
+    service.close({ drainMs }).then(
       () => process.exit(0),
       (error: unknown) => {
         log.error({ err: error }, 'shutdown failed');

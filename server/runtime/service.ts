@@ -4,7 +4,8 @@
  * HTTP server. Used by `npm start` and by the tests, which start real
  * services on ephemeral ports.
  */
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config';
@@ -47,8 +48,12 @@ export interface RunningService {
   adminToken: string;
   /** This node's background reconciliation; null with RECONCILIATION=false. */
   reconciler: Reconciler | null;
-  /** Stops accepting connections, lets in-flight requests finish (up to the shutdown timeout), closes the stores. */
-  close(): Promise<void>;
+  /**
+   * Drains for `drainMs` (default 0: at once): /readyz answers `draining` and every response says `Connection: close`
+   * while everything is still served. Then stops accepting connections, closes the idle ones, lets in-flight requests,
+   * webhook attempts and the background jobs' passes finish (requests up to the shutdown timeout), closes the stores.
+   */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
 
 export async function startService(config: Config, log: Logger, options: { now?: () => Date; resolveHost?: HostResolver } = {}): Promise<RunningService> {
@@ -114,6 +119,11 @@ export async function startService(config: Config, log: Logger, options: { now?:
     };
     const app = createApp(services, { adminToken, readiness });
     server = bound.serve(app);
+    // Before the app's own listener, so even an answer written at once carries it: a client that keeps its connection
+    // to a draining node would send its next request into a closed listener.
+    server.prependListener('request', (_req, res: ServerResponse) => {
+      if (closing) res.setHeader('connection', 'close');
+    });
     answerUnparsableRequests(server, log);
   } catch (error) {
     await bound.close();
@@ -157,8 +167,11 @@ export async function startService(config: Config, log: Logger, options: { now?:
   reconciler?.start();
   eventPruner.start();
 
-  const close = () =>
+  const close = ({ drainMs = 0 }: { drainMs?: number } = {}) =>
     (closing ??= (async () => {
+      // Still serving everything while the balancer's probes read `draining` and it stops sending here.
+      if (drainMs > 0) await sleep(drainMs);
+      log.info({ component: 'shutdown' }, 'drain over: closing the listener, finishing in-flight requests and webhook attempts');
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const deadline = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);

@@ -15,14 +15,16 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 export interface ServiceProcess {
   child: ChildProcessWithoutNullStreams;
   url: string;
+  /** The demo's key; '' when the start seeded no demo (JSON logs: its `listening` line names no key file). */
   apiKey: string;
   output(): string;
   /** SIGTERM, resolving with the exit code. */
   stop(): Promise<number | null>;
 }
 
+/** No balancer reads a test process's /readyz: SIGTERM skips the drain unless SHUTDOWN_DRAIN_MS is given. */
 export function spawnService(env: Record<string, string>): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } });
+  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { PATH: process.env.PATH ?? '', SHUTDOWN_DRAIN_MS: '0', ...env } });
 }
 
 /** `timeoutMs`: how long the start may take (tsx compiles the whole server first: a minute and more on a busy machine). */
@@ -35,8 +37,9 @@ export function startServiceProcess(env: Record<string, string>, timeoutMs = 45_
       output += chunk.toString();
       const listening = listeningLine(output);
       const url = /listening on (http:\/\/\S+)/.exec(output)?.[1] ?? listening?.url;
-      const apiKey = /demo sandbox API key: (sk_test_\w+)/.exec(output)?.[1] ?? (listening?.files.demoApiKey ? readFileSync(listening.files.demoApiKey, 'utf8').trim() : undefined);
-      if (url && apiKey) {
+      const demoKeyFile = listening ? listening.files.demoApiKey : undefined;
+      const apiKey = /demo sandbox API key: (sk_test_\w+)/.exec(output)?.[1] ?? (demoKeyFile ? readFileSync(demoKeyFile, 'utf8').trim() : demoKeyFile === null ? '' : undefined);
+      if (url && apiKey !== undefined) {
         clearTimeout(timer);
         resolve({
           child,

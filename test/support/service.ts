@@ -37,7 +37,7 @@ export interface TestServiceOptions {
  * in production, under a key prefix of the test's own database: two nodes on
  * one database share counters, parallel test files never see each other's.
  */
-function sharedCounters(database: TestDatabase): Record<string, string> {
+export function sharedCounters(database: TestDatabase): Record<string, string> {
   if (database.config.kind !== 'postgresql' || !process.env.REDIS_URL) return {};
   return { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `test:${new URL(database.config.url).pathname.slice(1)}:` };
 }
