@@ -98,7 +98,8 @@ const EnvSchema = z
     RATE_LIMIT_DEFAULT: perMinute(DEFAULT_RATE_LIMITS.default),
     /**
      * Local development only: lets sandbox webhook endpoints use http:// and local or private addresses. Refused in production.
-     * Unset, it is on for the embedded demo (a receiver on this machine is the only one a trial can have) and off otherwise.
+     * Unset, it is on for the embedded demo only (isEmbeddedDemo: a receiver on this machine is the only one a trial can
+     * have) and off otherwise, SEED_DEMO=true on PostgreSQL included.
      */
     WEBHOOK_ALLOW_LOCAL_URLS: boolFromEnv.optional(),
     /** Whole webhook delivery attempt (connect, headers); a 2xx later than this is a failure (the contract gives receivers 8 s). */
@@ -284,13 +285,25 @@ export interface Config {
     lateScheduleMs: number[];
     lateWindowMs: number;
   };
-  /** Outbound webhooks (server/webhooks). */
-  webhooks: { allowLocalUrls: boolean; timeoutMs: number; dispatcher: boolean; pollIntervalMs: number; leaseMs: number; retryScheduleMs: number[] };
+  /** Outbound webhooks (server/webhooks). `allowLocalUrls`: WEBHOOK_ALLOW_LOCAL_URLS as set; null: the embedded demo's default (url-guard.ts). */
+  webhooks: { allowLocalUrls: boolean | null; timeoutMs: number; dispatcher: boolean; pollIntervalMs: number; leaseMs: number; retryScheduleMs: number[] };
   /** The events API (GET /v1/events): how long events are kept before pruning. */
   events: { retentionDays: number };
   /** The credential-free /metrics listener (METRICS_PORT, METRICS_HOST); null: /metrics only on PORT, behind the admin token. */
   metricsListener: { host: string; port: number } | null;
 }
+
+/**
+ * The embedded demo: the default `npm start`, on the embedded PGlite database
+ * with the demo tenant, outside production. The one place that decides it.
+ * It is one process on one machine with a private data folder, so whoever
+ * uses it sits at that machine: an invitation's link may be shown to whoever
+ * invited (decision 22: nobody else would receive the mail), and sandbox
+ * webhooks may reach this machine. A start on PostgreSQL is shared by people
+ * (staging, several nodes) and is never the demo, SEED_DEMO=true or not.
+ */
+export const isEmbeddedDemo = (config: Pick<Config, 'env' | 'database' | 'seedDemo'>): boolean =>
+  config.database.kind === 'pglite' && config.seedDemo && config.env !== 'production';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -333,7 +346,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       default: env.RATE_LIMIT_DEFAULT,
     },
     webhooks: {
-      allowLocalUrls: env.WEBHOOK_ALLOW_LOCAL_URLS ?? ((env.SEED_DEMO ?? !env.DATABASE_URL) && env.NODE_ENV !== 'production'),
+      allowLocalUrls: env.WEBHOOK_ALLOW_LOCAL_URLS ?? null,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
       dispatcher: env.WEBHOOK_DISPATCHER,
       pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,

@@ -8,7 +8,7 @@
  * DNS answer that changes in between cannot slip through.
  */
 import { isIP } from 'node:net';
-import type { Config } from '../config';
+import { isEmbeddedDemo, type Config } from '../config';
 import { addressRefusal, isIPv4Mapped } from './address-policy';
 import type { HostResolver } from './resolver';
 
@@ -18,11 +18,13 @@ export interface UrlPolicy {
 }
 
 /**
- * The allowance applies only when configured (WEBHOOK_ALLOW_LOCAL_URLS, which
- * start-up refuses in production) and never to a production environment's endpoints.
+ * The allowance applies only in the embedded demo or when configured
+ * (WEBHOOK_ALLOW_LOCAL_URLS, which start-up refuses in production), and never
+ * to a production environment's endpoints. It is decided from the database the
+ * service really uses: SEED_DEMO=true on PostgreSQL is not the demo.
  */
 export const webhookUrlPolicy = (config: Config, environmentKind: string): UrlPolicy => ({
-  allowLocal: config.webhooks.allowLocalUrls && config.env !== 'production' && environmentKind !== 'production',
+  allowLocal: (config.webhooks.allowLocalUrls ?? isEmbeddedDemo(config)) && config.env !== 'production' && environmentKind !== 'production',
 });
 
 /**

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config';
 import { WebhookEndpoint } from '../../server/db/entities';
 import type { HostResolver } from '../../server/outbound/resolver';
+import { webhookUrlPolicy } from '../../server/outbound/url-guard';
 import { cli } from '../support/cli';
 import { commitPaymentEvents, eventually, newPaymentId } from '../support/outbox-events';
 import { startReceiver, type Receiver } from '../support/receiver';
@@ -209,10 +210,14 @@ describe('the local-development allowance', () => {
 
   it('is off by default outside the embedded demo, and refused at start-up in production', () => {
     // The embedded demo (no database configured) is a trial on one machine: its receivers are local.
-    expect(loadConfig({}).webhooks).toMatchObject({ allowLocalUrls: true, timeoutMs: 8000 });
-    expect(loadConfig({ SEED_DEMO: 'false' }).webhooks.allowLocalUrls).toBe(false);
-    expect(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1:5432/test' }).webhooks.allowLocalUrls).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'test' }).webhooks.allowLocalUrls).toBe(true);
+    const allowed = (env: Record<string, string>) => webhookUrlPolicy(loadConfig(env), 'sandbox').allowLocal;
+    expect(loadConfig({}).webhooks).toMatchObject({ allowLocalUrls: null, timeoutMs: 8000 });
+    expect(allowed({})).toBe(true);
+    expect(allowed({ SEED_DEMO: 'false' })).toBe(false);
+    expect(allowed({ DATABASE_URL: 'postgres://127.0.0.1:5432/test' })).toBe(false);
+    expect(allowed({ DATABASE_URL: 'postgres://127.0.0.1:5432/test', SEED_DEMO: 'true' })).toBe(false);
+    expect(allowed({ DATABASE_URL: 'postgres://127.0.0.1:5432/test', WEBHOOK_ALLOW_LOCAL_URLS: 'true' })).toBe(true);
+    expect(allowed({ NODE_ENV: 'test' })).toBe(true);
     const production = {
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://127.0.0.1:5432/test',
@@ -220,7 +225,7 @@ describe('the local-development allowance', () => {
       MASTER_KEY: Buffer.alloc(32, 1).toString('base64'),
       SMTP_URL: 'smtp://127.0.0.1:2525',
     };
-    expect(loadConfig(production).webhooks.allowLocalUrls).toBe(false);
+    expect(allowed(production)).toBe(false);
     expect(() => loadConfig({ ...production, WEBHOOK_ALLOW_LOCAL_URLS: 'true' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...production, WEBHOOK_ALLOW_LOCAL_URLS: 'true' })).toThrow(/WEBHOOK_ALLOW_LOCAL_URLS/);
   });
