@@ -90,6 +90,8 @@ export interface PaymentSnapshot {
   subscriptionRef: string | null;
   /** Pix: when the code stops being payable, where the gateway says (absent or null otherwise). */
   expiresAt?: string | null;
+  /** When the gateway says the money arrived (a Pix's settlement, a charge's paid time; decision 26), ISO; absent or null when it does not say. */
+  paidAt?: string | null;
 }
 
 /** A refund's state at its gateway (decision 18): `pending` until the gateway says it settled or failed. */

@@ -265,7 +265,7 @@ export type Payment = {
    * format: date-time
    */
   updatedAt: string;
-  /** When the payment became `paid` here; null until then. */
+  /** When the payment was made, as its gateway reports it (a Pix settlement, a card capture); the moment the service learned it was paid where the gateway gives no time; null until paid. */
   paidAt: string | null;
   /** Pix: when the code stops being payable, as the gateway states it; null for card and until the gateway hands the code over. */
   expiresAt: string | null;

@@ -51,7 +51,7 @@ export const Payment = z
     card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
     createdAt: Timestamp,
     updatedAt: Timestamp.meta({ description: 'When the stored payment last changed (status, details from the gateway).' }),
-    paidAt: Timestamp.nullable().meta({ description: 'When the payment became `paid` here; null until then.' }),
+    paidAt: Timestamp.nullable().meta({ description: 'When the payment was made, as its gateway reports it (a Pix settlement, a card capture); the moment the service learned it was paid where the gateway gives no time; null until paid.' }),
     expiresAt: Timestamp.nullable().meta({
       description: 'Pix: when the code stops being payable, as the gateway states it; null for card and until the gateway hands the code over.',
     }),

@@ -208,7 +208,8 @@ export class Payment extends PaymentSchema.class {
     if (!next) return [];
     this.status = next;
     this.gatewayStatus = snapshot.rawStatus.slice(0, 64);
-    if (next === 'paid') this.paidAt = new Date();
+    // Decision 26: the gateway's time of payment where it reports one, else the moment we learn it.
+    if (next === 'paid') this.paidAt = snapshot.paidAt ? new Date(snapshot.paidAt) : new Date();
     // Nothing is left to find out at the gateway (a late payment is reported by its webhook or a sync).
     if (isFinalPaymentStatus(next)) this.reconcileAt = null;
     const type = paymentEventType(next);

@@ -150,6 +150,7 @@ export function toPaymentSnapshot(payment: WirePayment): PaymentSnapshot {
     card: payment.card ? { brand: payment.card.brand, last4: payment.card.last4 } : null,
     subscriptionRef: payment.subscription,
     expiresAt: unixToIso(payment.pix?.expires_at ?? null),
+    paidAt: unixToIso(payment.paid_at),
   };
 }
 

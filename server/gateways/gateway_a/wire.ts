@@ -29,6 +29,8 @@ export const paymentSchema = z.object({
   subscription: z.string().nullable(),
   /** Where the hosted checkout sends the customer back; null when the create had none. */
   return_url: z.string().nullable().default(null),
+  /** When it succeeded at the gateway (a Pix's settlement, a card's capture), Unix seconds; null before. */
+  paid_at: z.number().int().nullable().default(null),
   created: z.number().int(),
 });
 export type WirePayment = z.infer<typeof paymentSchema>;

@@ -162,6 +162,7 @@ function toPaymentSnapshot(cobranca: ParsedCobranca, pix: PixHandover | null): P
     card: cobranca.cartao ? { brand: cobranca.cartao.bandeira, last4: cobranca.cartao.ultimosDigitos } : null,
     subscriptionRef: cobranca.assinatura,
     expiresAt: method === 'pix' ? (pix?.expiresAt ?? null) : null,
+    paidAt: cobranca.pagoEm,
   };
 }
 

@@ -33,6 +33,8 @@ export const cobrancaSchema = z.object({
   urlRetorno: z.string().nullable().default(null),
   /** A Pix cobrança's end-to-end id once RECEBIDO (what a devolução names); null before, and for cards. */
   endToEndId: z.string().nullable().default(null),
+  /** When it was paid at the gateway (a Pix's settlement, a card's confirmation), ISO; null before. */
+  pagoEm: z.string().nullable().default(null),
   criadoEm: z.string(),
 });
 /** As sent (valor a string); parsing turns valor into cents. */

@@ -135,6 +135,7 @@ function chargeSnapshot(charge: WireCharge): PaymentSnapshot {
     pix: null,
     card: charge.card ? { brand: charge.card.brand, last4: charge.card.last_four } : null,
     subscriptionRef: charge.subscription_id,
+    paidAt: charge.paid_at,
   };
 }
 
@@ -152,6 +153,8 @@ function linkPaymentSnapshot(link: WireCheckoutLink): PaymentSnapshot {
     pix: null,
     card: card ? { brand: card.brand, last4: card.last_four } : null,
     subscriptionRef: null,
+    // The charge a paid single link holds says when it was paid.
+    paidAt: link.charge?.paid_at ?? null,
   };
 }
 

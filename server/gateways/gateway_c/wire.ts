@@ -25,6 +25,8 @@ export const chargeSchema = z.object({
   amount_cents: z.number().int().positive(),
   subscription_id: z.string().nullable(),
   card,
+  /** When the charge was paid at the gateway, ISO; null before (and for a failed one). */
+  paid_at: z.string().nullable().default(null),
   created_at: z.string(),
 });
 export type WireCharge = z.infer<typeof chargeSchema>;

@@ -17,10 +17,10 @@ const FAILURE_REASON = { refund: 'The card issuer could not return the money.', 
 
 export function actionsOf(state: GatewayAState): SimulatorActions {
   return {
-    payPayment(ref, card?: CardSummary) {
+    payPayment(ref, card?: CardSummary, paidAt = new Date()) {
       const p = state.payment(ref);
       requireOpen(p.status, OPEN_PAYMENT, 'payment');
-      state.setPayment(p, { status: 'succeeded', card: p.method === 'card' ? { ...(card ?? DEFAULT_CARD) } : null });
+      state.setPayment(p, { status: 'succeeded', card: p.method === 'card' ? { ...(card ?? DEFAULT_CARD) } : null, paid_at: Math.floor(paidAt.getTime() / 1000) });
     },
     declinePayment(ref) {
       const p = state.payment(ref);

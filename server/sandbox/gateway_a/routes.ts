@@ -129,6 +129,7 @@ export function apiRoutes(state: GatewayAState): SimRoute[] {
           card: null,
           subscription: null,
           return_url: input.data.return_url ?? null,
+          paid_at: null,
           created: now(),
         };
         state.payments.set(id, payment);

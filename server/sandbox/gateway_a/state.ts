@@ -81,6 +81,8 @@ export class GatewayAState {
 
   setPayment(payment: WirePayment, changes: Partial<WirePayment>): void {
     Object.assign(payment, changes);
+    // A payment that succeeded says when (a status forced by a control: now).
+    if (payment.status === 'succeeded') payment.paid_at ??= now();
     // A Pix that was paid has the end-to-end id of its transaction, which its devoluções name.
     if (payment.pix && payment.status === 'succeeded' && !payment.pix.end_to_end_id) payment.pix.end_to_end_id = pixTransactionId('E', SANDBOX_ISPB);
     this.emit('payment.updated', payment);
@@ -125,6 +127,7 @@ export class GatewayAState {
       card: status === 'succeeded' ? { ...DEFAULT_CARD } : null,
       subscription: subscription.id,
       return_url: null,
+      paid_at: status === 'succeeded' ? now() : null,
       created: now(),
     };
     this.payments.set(charge.id, charge);

@@ -13,12 +13,12 @@ import { day, interval, isDevolucao, OPEN_ASSINATURA, OPEN_COBRANCA, type Gatewa
 
 export function actionsOf(state: GatewayBState): SimulatorActions {
   return {
-    payPayment(ref, card) {
+    payPayment(ref, card, paidAt = new Date()) {
       const c = state.cobranca(ref);
       requireOpen(c.status, OPEN_COBRANCA, 'cobrança');
-      if (c.formaPagamento === 'PIX') return state.setCobranca(c, 'RECEBIDO');
+      if (c.formaPagamento === 'PIX') return state.setCobranca(c, 'RECEBIDO', { pagoEm: paidAt.toISOString() });
       const paidWith = card ?? DEFAULT_CARD;
-      state.setCobranca(c, 'CONFIRMADO', { cartao: { bandeira: paidWith.brand, ultimosDigitos: paidWith.last4 } });
+      state.setCobranca(c, 'CONFIRMADO', { cartao: { bandeira: paidWith.brand, ultimosDigitos: paidWith.last4 }, pagoEm: paidAt.toISOString() });
     },
     declinePayment(ref) {
       const c = state.cobranca(ref);

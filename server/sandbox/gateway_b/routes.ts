@@ -13,7 +13,7 @@ import { headerValue, safeEqual } from '../../gateways/signing';
 import { reaisToCents } from '../../gateways/gateway_b/money';
 import type { Assinatura, Cobranca } from '../../gateways/gateway_b/wire';
 import { DEVOLUCAO_ID, pixTransactionId, refundRefusal, type RefundRefusal } from '../simulator/refunds';
-import { day, GatewayBState, interval, OPEN_ASSINATURA, PIX_LIFETIME_MS, SANDBOX_ISPB, type GatewayBRefundWire } from './state';
+import { day, GatewayBState, interval, OPEN_ASSINATURA, PAID_COBRANCA, PIX_LIFETIME_MS, SANDBOX_ISPB, type GatewayBRefundWire } from './state';
 
 const MAX_PARCELAS = 24;
 
@@ -74,7 +74,6 @@ const REFUND_REFUSAL_ANSWERS: Record<Exclude<RefundRefusal, 'partial_not_support
   fully_refunded: erro(422, 'cobranca_ja_estornada', 'A cobrança já foi devolvida por inteiro', 'valor'),
   exceeds_refundable: erro(422, 'valor_acima_do_disponivel', 'O valor excede o disponível para devolução', 'valor'),
 };
-const PAID = ['CONFIRMADO', 'RECEBIDO'];
 
 /** How gateway_b authenticates and answers errors. */
 export function protocolOf(state: GatewayBState): SimProtocol {
@@ -113,6 +112,7 @@ export function apiRoutes(state: GatewayBState): SimRoute[] {
           cartao: null,
           urlRetorno: input.data.urlRetorno ?? null,
           endToEndId: null,
+          pagoEm: null,
           criadoEm: new Date().toISOString(),
         };
         if (input.data.formaPagamento === 'PIX') state.pixCodes.set(id, await sandboxPix(PIX_RECEIVER, id, reaisToCents(input.data.valor)!));
@@ -264,7 +264,7 @@ function refundRoutes(state: GatewayBState): SimRoute[] {
   /** Checks the amount against the cobrança and records the refund; settled at once when the sandbox says so. */
   const open = (cobranca: Cobranca, amount: number, scopeKey: string, wire: GatewayBRefundWire): SimResponse => {
     const paymentAmount = reaisToCents(cobranca.valor)!;
-    const refusal = refundRefusal({ paid: PAID.includes(cobranca.status), paymentAmount, refundable: state.refunds.refundable(cobranca.id, paymentAmount), amount });
+    const refusal = refundRefusal({ paid: PAID_COBRANCA.includes(cobranca.status), paymentAmount, refundable: state.refunds.refundable(cobranca.id, paymentAmount), amount });
     if (refusal && refusal !== 'partial_not_supported') return REFUND_REFUSAL_ANSWERS[refusal];
     wire.status = GatewayBState.refundStatus(wire, 'pending');
     // A devolução id is unique only within its Pix: the ledger names it `<e2eid>/<id>`, the controls by its id or rtrId.

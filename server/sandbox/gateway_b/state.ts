@@ -13,6 +13,8 @@ import { TOKEN_HEADER, type Assinatura, type Cobranca, type Devolucao, type Esto
 
 /** Statuses in which the customer or the gateway can still act. */
 export const OPEN_COBRANCA = ['PENDENTE', 'EM_ANALISE', 'AUTORIZADO'];
+/** A cobrança paid: card confirmed, Pix received. */
+export const PAID_COBRANCA = ['CONFIRMADO', 'RECEBIDO'];
 export const OPEN_ASSINATURA = ['EM_TESTE', 'ATIVA', 'INADIMPLENTE', 'SUSPENSA'];
 export const PIX_LIFETIME_MS = 30 * 60_000;
 /** The sandbox's 8-digit ISPB in the Pix ids it hands out (end-to-end ids, rtrIds). */
@@ -68,6 +70,8 @@ export class GatewayBState {
 
   setCobranca(cobranca: Cobranca, status: string, changes: Partial<Cobranca> = {}): void {
     Object.assign(cobranca, changes, { status });
+    // A cobrança paid says when (a status forced by a control: now).
+    if (PAID_COBRANCA.includes(status)) cobranca.pagoEm ??= new Date().toISOString();
     // A Pix received has the end-to-end id of its transaction, which its devoluções name.
     if (cobranca.formaPagamento === 'PIX' && status === 'RECEBIDO' && !cobranca.endToEndId) cobranca.endToEndId = pixTransactionId('E', SANDBOX_ISPB);
     this.notify('COBRANCA_ATUALIZADA', cobranca.id);
@@ -123,6 +127,7 @@ export class GatewayBState {
       cartao: status === 'CONFIRMADO' ? { bandeira: DEFAULT_CARD.brand, ultimosDigitos: DEFAULT_CARD.last4 } : null,
       urlRetorno: null,
       endToEndId: null,
+      pagoEm: status === 'CONFIRMADO' ? new Date().toISOString() : null,
       criadoEm: new Date().toISOString(),
     };
     this.cobrancas.set(cobranca.id, cobranca);

@@ -14,7 +14,7 @@ import { OPEN_LINK, OPEN_SUBSCRIPTION, type GatewayCState } from './state';
 
 export function actionsOf(state: GatewayCState): SimulatorActions {
   return {
-    payPayment(ref, card) {
+    payPayment(ref, card, paidAt = new Date()) {
       const link = state.singleLink(ref);
       requireOpen(link.status, OPEN_LINK, 'checkout link');
       const paidWith = card ?? DEFAULT_CARD;
@@ -24,6 +24,7 @@ export function actionsOf(state: GatewayCState): SimulatorActions {
         amount_cents: link.amount_cents,
         subscription_id: null,
         card: { brand: paidWith.brand, last_four: paidWith.last4 },
+        paid_at: paidAt.toISOString(),
         created_at: new Date().toISOString(),
       };
       state.charges.set(paid.id, paid);

@@ -118,6 +118,7 @@ export class GatewayCState {
       amount_cents: this.planOf(subscription).amount_cents,
       subscription_id: subscription.id,
       card: status === 'paid' ? { brand: DEFAULT_CARD.brand, last_four: DEFAULT_CARD.last4 } : null,
+      paid_at: status === 'paid' ? new Date().toISOString() : null,
       created_at: new Date().toISOString(),
     };
     this.charges.set(record.id, record);

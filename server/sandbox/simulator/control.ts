@@ -11,8 +11,11 @@ import type { WebhookDelivery, WebhookDispatcher } from './webhooks';
 
 /** Synchronous state changes a simulator implements; webhooks they cause are queued. */
 export interface SimulatorActions {
-  /** Pix paid, or card approved through the hosted checkout. */
-  payPayment(ref: string, card?: CardSummary): void;
+  /**
+   * Pix paid, or card approved through the hosted checkout; `paidAt` (default now) is when the gateway says the
+   * money arrived (a Pix's settlement, a card's capture), as its objects then report it.
+   */
+  payPayment(ref: string, card?: CardSummary, paidAt?: Date): void;
   declinePayment(ref: string): void;
   expirePayment(ref: string): void;
   /** Forces any raw gateway status, known or not (status-table tests). */
@@ -79,7 +82,7 @@ export interface SimulatorOptions<Credentials> {
   webhookUrl?: string;
 }
 
-const payBody = z.object({ card: z.object({ brand: z.string().min(1), last4: z.string().regex(/^\d{4}$/) }).optional() });
+const payBody = z.object({ card: z.object({ brand: z.string().min(1), last4: z.string().regex(/^\d{4}$/) }).optional(), paidAt: z.iso.datetime().optional() });
 const statusBody = z.object({ status: z.string().min(1) });
 const faultBody = z.object({ operation: z.enum(SIM_OPERATIONS), fault: faultSchema, times: z.number().int().min(1).optional() });
 const enabledBody = z.object({ enabled: z.boolean() });
@@ -111,7 +114,10 @@ export function controlRoutes(handle: () => GatewaySimulator): SimRoute[] {
     handler: async (req) => ok((await run(req)) ?? { ok: true }),
   });
   return [
-    action('/_sim/payments/:ref/pay', (req) => handle().payPayment(ref(req), parse(payBody, req).card)),
+    action('/_sim/payments/:ref/pay', (req) => {
+      const body = parse(payBody, req);
+      return handle().payPayment(ref(req), body.card, body.paidAt ? new Date(body.paidAt) : undefined);
+    }),
     action('/_sim/payments/:ref/decline', (req) => handle().declinePayment(ref(req))),
     action('/_sim/payments/:ref/expire', (req) => handle().expirePayment(ref(req))),
     action('/_sim/payments/:ref/status', (req) => handle().setPaymentStatus(ref(req), parse(statusBody, req).status)),
