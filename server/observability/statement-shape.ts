@@ -9,3 +9,12 @@ export function statementShape(sql: string): string {
     .replace(/\b\d+(?:\.\d+)?(?:e[+-]?\d+)?\b/gi, '?')
     .slice(0, 4_000);
 }
+
+/**
+ * A Redis command as a span may show it: its name and one `?` per argument. The keys themselves are personal data
+ * (the log-in throttle's hold a dashboard user's e-mail address and the client's address), and the values counters;
+ * the instrumentation's default would show the key.
+ */
+export function redisCommandShape(name: string, args: readonly unknown[]): string {
+  return [name, ...args.map(() => '?')].join(' ');
+}

@@ -11,6 +11,12 @@ export type TraceLink = { readonly traceId: string; readonly spanId: string };
 
 export type SpanAttributes = Record<string, string | number | boolean>;
 
+/** Where tracing tells of its own trouble: pino's `warn` and `info` shape. */
+export interface TracingLog {
+  warn(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+}
+
 export interface TraceSeam {
   /** True once tracing has started (decided before the service is built, so per-request work can be left out). */
   readonly on: boolean;
@@ -26,6 +32,8 @@ export interface TraceSeam {
   inLinkedRoot<T>(name: string, attributes: SpanAttributes, links: readonly TraceLink[], work: () => Promise<T>): Promise<T>;
   /** Sends the spans still buffered and stops (at shutdown). */
   shutdown(): Promise<void>;
+  /** Where tracing reports its exporter failing and recovering: the service's log once it has one (stderr until then). */
+  logTo(log: TracingLog): void;
 }
 
 const off: TraceSeam = {
@@ -36,6 +44,7 @@ const off: TraceSeam = {
   currentLink: () => null,
   inLinkedRoot: (_name, _attributes, _links, work) => work(),
   shutdown: async () => {},
+  logTo: () => {},
 };
 
 /** The seam in use: off until tracing installs its own. */

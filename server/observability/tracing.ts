@@ -26,11 +26,19 @@
  *   hand (embedded-db-spans.ts).
  * - undici (instrumentation-undici, on undici's diagnostics channels): the
  *   gateway calls and the webhook deliveries as CLIENT spans.
- * - ioredis: the shared counters' commands, inside a trace.
+ * - ioredis: the shared counters' commands, inside a trace, as the command
+ *   name and one `?` per argument (the keys hold e-mail and client addresses).
+ *
+ * No span carries personal data: statements and commands without their
+ * values, query strings redacted, and no client address on request spans.
  * - by hand (trace-seam.ts): one span per gateway adapter call
  *   (domain/gateway-calls.ts) around its HTTP calls, and each webhook
  *   delivery attempt as the root of its own trace, linked to the request(s)
  *   whose commit it delivers (webhooks/dispatcher.ts).
+ *
+ * An export that fails (the collector unreachable, refusing) is one warning
+ * in the service's log until exports succeed again, then one info line
+ * (trace-export-watch.ts); the spans of the failed batches are dropped.
  *
  * The exporter is OTLP/HTTP: protobuf by default, JSON with
  * OTEL_EXPORTER_OTLP_PROTOCOL (or OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) =
@@ -43,8 +51,9 @@
  * protobuf, when checked by hand. Starting the SDK costs about 3 s.
  */
 import { register } from 'node:module';
-import { statementShape } from './statement-shape';
-import { installTracing, type TraceSeam } from './trace-seam';
+import { redisCommandShape, statementShape } from './statement-shape';
+import { collectorOf, watchExport } from './trace-export-watch';
+import { installTracing, type TraceSeam, type TracingLog } from './trace-seam';
 
 /** Paths whose requests start no trace: probes and scrapes every few seconds would bury the requests. */
 const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/metrics']);
@@ -81,19 +90,34 @@ export async function startTracing({ env, warn }: TracingOptions): Promise<boole
     const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
     const { OTLPTraceExporter } = protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto');
 
+    // Until the service hands over its logger (runtime/service.ts), a report is a line on stderr.
+    let log: TracingLog = {
+      warn: (fields, message) => void process.stderr.write(`${message} ${JSON.stringify(fields)}\n`),
+      info: (fields, message) => void process.stderr.write(`${message} ${JSON.stringify(fields)}\n`),
+    };
     const sdk = new sdkNode.NodeSDK({
       // OTEL_SERVICE_NAME, when set, names the service; this is the default.
       ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: 'service-payments' }),
-      traceExporter: new OTLPTraceExporter(),
+      // Watched: an unreachable collector is told once in the log, and its return once (trace-export-watch.ts).
+      traceExporter: watchExport(new OTLPTraceExporter(), collectorOf(env), () => log),
       instrumentations: [
         new http.HttpInstrumentation({
           ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]!),
-          startIncomingSpanHook: (req) => ((req.url ?? '').includes('?') ? { 'url.query': REDACTED } : {}),
+          // The client's address is personal data (and, behind TRUST_PROXY, the forwarded one): no span carries it. The
+          // hook's attributes are applied last, and an undefined one is dropped.
+          startIncomingSpanHook: (req) => ({
+            'client.address': undefined,
+            'network.peer.address': undefined,
+            'network.peer.port': undefined,
+            ...((req.url ?? '').includes('?') ? { 'url.query': REDACTED } : {}),
+          }),
         }),
         // Routers and middleware give a span per layer passed (a dozen per request, and for every router the path went by).
         new express.ExpressInstrumentation({ ignoreLayersType: [express.ExpressLayerType.MIDDLEWARE, express.ExpressLayerType.ROUTER] }),
         new pg.PgInstrumentation({
           requireParentSpan: true,
+          // Never the parameter values (db.postgresql.values); the text is shaped too, as MikroORM inlines values.
+          enhancedDatabaseReporting: false,
           requestHook: (span, { query }) => void span.setAttribute('db.query.text', statementShape(query.text)),
         }),
         new undici.UndiciInstrumentation({
@@ -102,7 +126,7 @@ export async function startTracing({ env, warn }: TracingOptions): Promise<boole
             return at < 0 ? {} : { 'url.full': `${String(request.origin).replace(/\/$/, '')}${request.path.slice(0, at)}?${REDACTED}`, 'url.query': `?${REDACTED}` };
           },
         }),
-        new ioredis.IORedisInstrumentation({ requireParentSpan: true }),
+        new ioredis.IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: redisCommandShape }),
       ],
     });
     sdk.start();
@@ -144,6 +168,9 @@ export async function startTracing({ env, warn }: TracingOptions): Promise<boole
         return tracer.startActiveSpan(name, options, api.ROOT_CONTEXT, (span) => runIn(span, work));
       },
       shutdown: () => sdk.shutdown(),
+      logTo(serviceLog) {
+        log = serviceLog;
+      },
     };
     installTracing(seam);
     return true;

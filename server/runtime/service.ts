@@ -75,6 +75,8 @@ export async function startService(config: Config, log: Logger, options: { now?:
   }
   // With tracing on, PGlite's statements get spans by hand (PostgreSQL's come from the pg instrumentation).
   if (tracing.on && db.kind === 'pglite') traceEmbeddedStatements(db);
+  // Trace export failing (and recovering) is told in this service's log.
+  tracing.logTo(log);
   // Counters every node shares: Redis with REDIS_URL; otherwise this process's memory (one node).
   const shared = config.redis ? connectSharedStore(config.redis, log) : null;
   if (!shared && config.database.kind === 'postgresql') {

@@ -5,88 +5,50 @@
  * (a real HTTP server on an ephemeral port, OTLP JSON). One POST /v1/payments
  * is one trace: the request's span, the gateway call with its HTTP request,
  * and its statements, the commit included; its log line names that trace; the
- * webhook delivery it causes is a trace of its own that links to it. Without
- * the variable, nothing of OpenTelemetry is loaded.
+ * webhook delivery it causes is a trace of its own that links to it. No span
+ * carries personal data (statement values, Redis keys, the client's address).
+ * A collector that goes away is one warning in the log, its return one info
+ * line. Without the variable, nothing of OpenTelemetry is loaded.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import madge from 'madge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statementShape } from '../../server/observability/statement-shape';
+import { redisCommandShape, statementShape } from '../../server/observability/statement-shape';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { call, validPayment } from '../support/http';
 import { eventually } from '../support/outbox-events';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { listeningLine } from '../support/service-process';
+import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-
-interface OtlpValue {
-  stringValue?: string;
-  intValue?: string | number;
-  boolValue?: boolean;
-}
-interface Span {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  scope: string;
-  attributes: Record<string, string | number | boolean | undefined>;
-  links: { traceId: string; spanId: string }[];
-}
 
 const SERVER = 2;
 const CLIENT = 3;
 const CONSUMER = 5;
 
-/** An OTLP/HTTP JSON receiver: what the service exports, span by span. */
-async function startOtlpReceiver(): Promise<{ url: string; spans: Span[]; requests: { path: string; contentType: string | undefined }[]; close(): Promise<void> }> {
-  const spans: Span[] = [];
-  const requests: { path: string; contentType: string | undefined }[] = [];
-  const value = (v: OtlpValue) => v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : v.boolValue);
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      requests.push({ path: req.url ?? '', contentType: req.headers['content-type'] });
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-        resourceSpans: { scopeSpans: { scope: { name: string }; spans: (Omit<Span, 'scope' | 'attributes' | 'links'> & { attributes?: { key: string; value: OtlpValue }[]; links?: { traceId: string; spanId: string }[] })[] }[] }[];
-      };
-      for (const resource of body.resourceSpans ?? []) {
-        for (const scope of resource.scopeSpans ?? []) {
-          for (const span of scope.spans ?? []) {
-            spans.push({
-              ...span,
-              scope: scope.scope.name,
-              attributes: Object.fromEntries((span.attributes ?? []).map((a) => [a.key, value(a.value)])),
-              links: (span.links ?? []).map(({ traceId, spanId }) => ({ traceId, spanId })),
-            });
-          }
-        }
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
+/** A collector that is there but never answers: each connection on the port is counted and dropped at once. */
+async function dropConnectionsOn(port: number): Promise<{ count(): number; close(): Promise<void> }> {
+  let count = 0;
+  const server = createNetServer((socket) => {
+    count += 1;
+    socket.destroy();
   });
-  server.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    spans,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return { count: () => count, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 describe('traces with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-  let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let otlp: OtlpReceiver;
   let receiver: Receiver;
   let child: ChildProcessWithoutNullStreams;
   let output = '';
@@ -113,9 +75,13 @@ describe('traces with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
         LOG_FORMAT: 'json',
         LOG_LEVEL: 'info',
         WEBHOOK_ALLOW_LOCAL_URLS: 'true',
+        // The log-in below comes through a "proxy" (this test) naming the client's address.
+        TRUST_PROXY: 'loopback',
         OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_BSP_SCHEDULE_DELAY: '100',
+        // A failed export gives up within 3 s (at most two retries): the collector-gone test counts batches by attempts.
+        OTEL_EXPORTER_OTLP_TIMEOUT: '3000',
         ...storage,
       },
     });
@@ -143,7 +109,20 @@ describe('traces with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     output
       .split('\n')
       .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { msg: string; traceId?: string; spanId?: string; req?: { method: string; path: string }; res?: { statusCode: number } });
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            msg: string;
+            level: number;
+            traceId?: string;
+            spanId?: string;
+            req?: { method: string; path: string };
+            res?: { statusCode: number };
+            component?: string;
+            reason?: string;
+            droppedSpans?: number;
+          },
+      );
 
   it('one POST /v1/payments is one trace: its HTTP span, the gateway call and its HTTP request, its statements and the commit; its log line names it', async () => {
     const auth = await call(url, 'GET', '/v1/auth/test', { key: apiKey });
@@ -264,6 +243,47 @@ describe('traces with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     }
   });
 
+  it('no personal data in any span: a dashboard log-in, refused then accepted, leaves neither the e-mail nor the client address', async () => {
+    const email = `traced-login-${process.pid}@example.com`;
+    const password = 'correct horse battery staple';
+    const clientAddress = '203.0.113.57';
+    const created = await call(url, 'POST', '/internal/trpc/users.create', { body: { email, password }, headers: { authorization: `Bearer ${adminToken}` } });
+    expect(created.status).toBe(200);
+    const from = { 'x-forwarded-for': clientAddress };
+    // A wrong password counts in the throttle's windows, keyed by the address and the e-mail (in Redis when there is one).
+    expect((await call(url, 'POST', '/internal/trpc/auth.login', { body: { email, password: 'wrong guess' }, headers: from })).status).toBe(401);
+    expect((await call(url, 'POST', '/internal/trpc/auth.login', { body: { email, password }, headers: from })).status).toBe(200);
+
+    const logins = await eventually(
+      async () => {
+        const found = otlp.spans.filter((s) => s.kind === SERVER && /auth\.login$/.test(String(s.attributes['url.path'] ?? '')));
+        return found.length >= 2 ? found : undefined;
+      },
+      10_000,
+      'the two log-in request spans',
+    );
+    const traces = new Set(logins.map((span) => span.traceId));
+    const inLogins = () => otlp.spans.filter((s) => traces.has(s.traceId));
+    if (onPostgres && process.env.REDIS_URL) {
+      // The throttle's commands are traced (not left out), without their keys.
+      const commands = await eventually(async () => {
+        const found = inLogins().filter((s) => s.scope === '@opentelemetry/instrumentation-ioredis');
+        return found.length >= 2 ? found : undefined;
+      }, 10_000, "the throttle's Redis commands");
+      for (const command of commands) expect(String(command.attributes['db.query.text'])).toMatch(/^\w+( \?)*$/);
+    }
+    const statements = inLogins().filter((s) => /^select\b/i.test(String(s.attributes['db.query.text'] ?? '')));
+    expect(statements.length, 'the log-in reads the user').toBeGreaterThanOrEqual(1);
+
+    // Every attribute of every span this file has seen, the log-ins' included.
+    const attributes = otlp.spans.flatMap((s) => Object.entries(s.attributes).map(([key, value]) => `${s.name} ${key}=${String(value)}`));
+    expect(attributes.filter((a) => a.toLowerCase().includes(email))).toEqual([]);
+    expect(attributes.filter((a) => a.includes(clientAddress))).toEqual([]);
+    // Request spans name no client at all (the peer of a gateway call or a delivery is the gateway's or merchant's server).
+    const requests = otlp.spans.filter((s) => s.kind === SERVER);
+    expect(requests.filter((s) => 'client.address' in s.attributes || 'network.peer.address' in s.attributes).map((s) => s.name)).toEqual([]);
+  });
+
   it('leaves probes and scrapes out of the traces', async () => {
     await call(url, 'GET', '/livez');
     await call(url, 'GET', '/readyz');
@@ -272,6 +292,49 @@ describe('traces with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     await eventually(async () => otlp.spans.find((s) => s.kind === SERVER && s.name === 'GET /v1/health'), 10_000, 'the /v1/health span');
     expect(otlp.spans.filter((s) => s.kind === SERVER && /\/(livez|readyz|metrics)$/.test(s.name))).toEqual([]);
   });
+
+  it('tells once in its log when trace export fails (the collector went away), not once per batch, and once when it is back', async () => {
+    const told = (pattern: RegExp) => logLines().filter((line) => pattern.test(line.msg));
+    // Exports succeed now (a span arrives), whatever an earlier slow moment of this busy machine may have logged.
+    const seen = otlp.spans.length;
+    expect((await call(url, 'GET', '/v1/health')).status).toBe(200);
+    await eventually(async () => otlp.spans.slice(seen).find((s) => s.kind === SERVER && s.name === 'GET /v1/health'), 10_000, 'an exported span');
+    const earlier = { failing: told(/^trace export failing/).length, recovered: told(/^trace export recovered/).length };
+    const failing = () => told(/^trace export failing/).slice(earlier.failing);
+    const recoveredLines = () => told(/^trace export recovered/).slice(earlier.recovered);
+    const port = Number(new URL(otlp.url).port);
+    await otlp.close();
+    // A request while the collector is away: the batch of its spans fails, the port being closed.
+    expect((await call(url, 'GET', '/v1/health')).status).toBe(200);
+    const warning = await eventually(async () => failing()[0], 15_000, 'the warning');
+    expect(warning).toMatchObject({ level: 40, component: 'tracing', collector: `http://127.0.0.1:${port}` });
+    expect(warning.reason).toMatch(/ECONNREFUSED/);
+
+    // Something on the port that drops every connection, counting them: each export attempt is seen, and fails.
+    const attempts = await dropConnectionsOn(port);
+    try {
+      // A batch makes at most three attempts within OTEL_EXPORTER_OTLP_TIMEOUT (3 s; retries after about 1 s and 2.5 s):
+      // nine attempts are three batches or more.
+      while (attempts.count() < 9) {
+        const before = attempts.count();
+        expect((await call(url, 'GET', '/v1/health')).status).toBe(200);
+        await eventually(async () => (attempts.count() > before ? true : undefined), 15_000, 'an export attempt');
+      }
+    } finally {
+      await attempts.close();
+    }
+    expect(failing()).toHaveLength(1);
+
+    // The collector back on its port: spans arrive again, and that is told once.
+    otlp = await startOtlpReceiver(port);
+    expect((await call(url, 'GET', '/v1/health')).status).toBe(200);
+    await eventually(async () => otlp.spans.find((s) => s.name === 'GET /v1/health'), 15_000, 'a span at the collector again');
+    const recovered = await eventually(async () => recoveredLines()[0], 15_000, 'the recovery line');
+    expect(recovered).toMatchObject({ level: 30, component: 'tracing' });
+    expect(recovered.droppedSpans).toBeGreaterThanOrEqual(4);
+    expect(failing()).toHaveLength(1);
+    expect(recoveredLines()).toHaveLength(1);
+  }, 90_000);
 });
 
 describe('statement shapes', () => {
@@ -280,6 +343,11 @@ describe('statement shapes', () => {
       `insert into "payments" ("id", "amount", "customer") values (?, ?, ?::jsonb) returning "t0"."id"`,
     );
     expect(statementShape(`select 1 from x where y = E'a\\b' and z = $tag$secret$tag$ and w > 2.5e3 limit 10`)).toBe(`select ? from x where y = ? and z = ? and w > ? limit ?`);
+  });
+
+  it('shows a Redis command by its name and the number of its arguments, never a key', () => {
+    expect(redisCommandShape('evalsha', ['3f2a', 1, 'p:login:email:203.0.113.5|ana@example.com', 1, 900])).toBe('evalsha ? ? ? ? ?');
+    expect(redisCommandShape('ping', [])).toBe('ping');
   });
 });
 
