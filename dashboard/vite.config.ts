@@ -83,7 +83,7 @@ const EARLY_PAGES: [RegExp, ...string[]][] = [
 ];
 /** What every logged-in page loads first: the layout and its providers (they pull in the shared chunk). */
 const EARLY_ALWAYS = ['src/shell/AppLayout.tsx', 'src/shell/SignedIn.tsx'];
-const LOGGED_OUT = /^\/(login|invitation|forgot-password|reset-password)?\/?$/;
+const LOGGED_OUT = /^\/(login|invitation|forgot-password|reset-password|unlock-codes)?\/?$/;
 
 /**
  * On an empty cache the layout's code (the largest chunk) used to start downloading only once React and the

@@ -15,6 +15,7 @@ const SignedInProviders = page(() => import('./shell/SignedIn'), 'SignedInProvid
 const InvitationPage = page(() => import('./pages/Invitation'));
 const ForgotPasswordPage = page(() => import('./pages/ForgotPassword'));
 const ResetPasswordPage = page(() => import('./pages/ResetPassword'));
+const UnlockCodesPage = page(() => import('./pages/UnlockCodes'));
 const HomePage = page(() => import('./pages/Home'));
 const PaymentsPage = page(() => import('./pages/Payments'));
 const PaymentDetailPage = page(() => import('./pages/PaymentDetail'));
@@ -47,6 +48,7 @@ export function App() {
           <Route path="/invitation" element={<InvitationPage />} />
           <Route path="/forgot-password" element={<ForgotPasswordPage />} />
           <Route path="/reset-password" element={<ResetPasswordPage />} />
+          <Route path="/unlock-codes" element={<UnlockCodesPage />} />
           <Route path="*" element={<LoginPage />} />
         </Routes>
       </Suspense>
@@ -74,6 +76,7 @@ const signedIn = (
     {/* An existing account accepts an invitation logged in; a mailed reset link works whoever is logged in. */}
     <Route path="/invitation" element={standalone(<InvitationPage />)} />
     <Route path="/reset-password" element={standalone(<ResetPasswordPage />)} />
+    <Route path="/unlock-codes" element={standalone(<UnlockCodesPage />)} />
     <Route element={<AppLayout />}>
       <Route index element={<StartPage />} />
       <Route path="e/:environmentId">

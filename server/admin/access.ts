@@ -26,8 +26,11 @@ export { MEMBER_ROLES, type MemberRole };
 export type Need = 'read' | 'develop' | 'own';
 
 export type Actor =
-  /** The admin token (`userId` null) or a dashboard user who is a platform operator. */
-  | { kind: 'operator'; userId: string | null }
+  /**
+   * The admin token (`userId` null) or a dashboard user who is a platform operator: then the organizations that
+   * require a second factor their session has not proven, and whether it proved one.
+   */
+  | { kind: 'operator'; userId: string | null; secondFactorMissing?: ReadonlySet<string>; secondFactorProven?: boolean }
   /** A dashboard user, with their role in each organization they belong to. */
   | { kind: 'member'; userId: string; roles: ReadonlyMap<string, MemberRole>; secondFactorMissing?: ReadonlySet<string> };
 
@@ -42,7 +45,11 @@ const NEEDED: Record<Need, MemberRole> = { read: 'viewer', develop: 'developer',
  * non-member gets.
  */
 export function authorize(actor: Actor, organizationId: string, need: Need, missing: Refusal): void {
-  if (actor.kind === 'operator') return;
+  if (actor.kind === 'operator') {
+    // An organization's requirement holds for the platform's people reading it as for its members.
+    if (actor.secondFactorMissing?.has(organizationId)) throw secondFactorRequired();
+    return;
+  }
   const role = actor.roles.get(organizationId);
   if (!role) throw missing;
   if (RANK[role] < RANK[NEEDED[need]]) {
@@ -54,6 +61,20 @@ export function authorize(actor: Actor, organizationId: string, need: Need, miss
 /** A member of an organization that requires a second factor, in a session that has not proven one. */
 export const secondFactorRequired = () =>
   operatorRefusal('second_factor_required', 'This organization requires a second factor: set one up on the Security page, or log in again with it.');
+
+/**
+ * In production a platform operator's dashboard session acts only with a
+ * proven second factor: it can do anything, so a stolen password alone must
+ * not be enough. Their own account's procedures (`auth.*`) stay open, so they
+ * can enrol. The admin token (the CLI) is not a session and is not asked.
+ */
+export function requireOperatorSecondFactor(actor: Actor, production: boolean, procedure: string): void {
+  if (!production || actor.kind !== 'operator' || actor.secondFactorProven !== false || procedure.startsWith('auth.')) return;
+  throw operatorRefusal(
+    'second_factor_required',
+    'Platform operators need a second factor in production: set one up on the Security page (Account, Security), or log in again with your code.',
+  );
+}
 
 /** For what only a platform operator does: organizations, billing state and quotas. */
 export function requireOperator(actor: Actor): void {

@@ -14,13 +14,16 @@ import {
   disableSecondFactor,
   hasSecondFactor,
   issueChallenge,
+  proveOwnSecondFactor,
   regenerateRecoveryCodes,
   secondFactorStatus,
   setOrganizationRequirement,
   startEnrolment,
   verifyChallenge,
   type SecondFactorProof,
+  type WarnOwner,
 } from '../domain/people/second-factor';
+import { lockMail, unlockCodes, unlockUrl } from '../domain/people/second-factor-ceilings';
 import { DashboardSession, Organization, type User } from '../db/entities';
 import { organizationAccess } from './access';
 import { audited, auditInvitationAccepted } from './audited';
@@ -36,6 +39,8 @@ import {
   ResetPasswordInput,
   RevokeSessionInput,
   SetOrganizationSecondFactorInput,
+  StartSecondFactorInput,
+  UnlockSecondFactorCodesInput,
   VerifySecondFactorInput,
 } from './inputs/people';
 import { adminProcedure, adminT as t, type AdminContext, type WebCaller } from './procedure';
@@ -56,6 +61,12 @@ const clientOf = (ctx: AdminContext, web: WebCaller, email: string): Client => (
   address: web.address,
   device: trustedDevice(ctx.services.secrets, web.deviceToken, normalizeEmail(email)),
 });
+
+/** Mails the owner of an account whose codes wrong guesses just locked, after answering: the mail's delay is not the answer's. */
+const warnOwner =
+  (ctx: AdminContext): WarnOwner =>
+  (lock) =>
+    void ctx.services.mailer.send(lockMail(lock, unlockUrl(ctx.services.publicUrl(), lock.token))).catch((error: unknown) => ctx.log.warn({ err: error }, 'second-factor lock mail not sent'));
 
 /**
  * A new session for the user, its cookie set, and what the dashboard needs to
@@ -85,11 +96,13 @@ export const authRouter = t.router({
   /**
    * The log-in's second step: the challenge and a code (or a recovery code, then spent) open the session.
    * Wrong codes count in the log-in throttle (429); an expired or spent challenge: 401.
+   * Ten codes on one challenge and it is dead (401); twenty wrong codes on the account in an hour and codes are
+   * refused for it (429, the code unchecked) until the hour passes or its owner follows the mailed link.
    */
   verifySecondFactor: adminProcedure.input(VerifySecondFactorInput).mutation(async ({ ctx, input }) => {
     const web = browser(ctx);
     const proof: SecondFactorProof = 'code' in input ? { code: input.code } : { recoveryCode: input.recoveryCode };
-    const verified = await verifyChallenge(ctx.em, ctx.services.secrets, ctx.services.loginThrottle, { challenge: input.challenge, proof, client: (email) => clientOf(ctx, web, email) }, ctx.services.now());
+    const verified = await verifyChallenge(ctx.em, ctx.services.secrets, ctx.services.loginThrottle, { challenge: input.challenge, proof, client: (email) => clientOf(ctx, web, email) }, ctx.services.now(), warnOwner(ctx));
     const answer = await startSession(ctx, web, verified.user, true);
     return { ...answer, method: verified.method, recoveryCodesLeft: verified.recoveryCodesLeft };
   }),
@@ -97,11 +110,13 @@ export const authRouter = t.router({
   /** The caller's second factor: on or off, and how many recovery codes are left. */
   secondFactor: adminProcedure.query(async ({ ctx }) => secondFactorStatus(await loadUser(ctx.em, signedIn(ctx).userId))),
 
-  /** Starts enrolling an authenticator app: the secret (for the QR code and typing in), pending until confirmed. */
-  startSecondFactor: adminProcedure.mutation(({ ctx }) => {
+  /** Starts enrolling an authenticator app, after the password: the secret (for the QR code and typing in), pending until confirmed. */
+  startSecondFactor: adminProcedure.input(StartSecondFactorInput).mutation(async ({ ctx, input }) => {
     const userId = signedIn(ctx).userId;
+    const email = (await loadUser(ctx.em, userId)).email;
+    const start = { userId, password: input.password, client: clientOf(ctx, browser(ctx), email) };
     return audited(ctx, async (em, audit) => {
-      const answer = await startEnrolment(em, ctx.services.secrets, userId);
+      const answer = await startEnrolment(em, ctx.services.secrets, ctx.services.loginThrottle, start);
       audit({ action: 'user.second_factor_enrolment_started', organizationId: null, target: { type: 'user', id: userId }, before: null, after: { pending: true } });
       return answer;
     });
@@ -127,8 +142,9 @@ export const authRouter = t.router({
     const email = (await loadUser(ctx.em, session.userId)).email;
     const proof: SecondFactorProof = 'code' in input ? { code: input.code } : { recoveryCode: input.recoveryCode };
     const disable = { userId: session.userId, password: input.password, proof, client: clientOf(ctx, web, email) };
+    await proveOwnSecondFactor(ctx.em, ctx.services.secrets, ctx.services.loginThrottle, disable, ctx.services.now(), warnOwner(ctx));
     return audited(ctx, async (em, audit) => {
-      const answer = await disableSecondFactor(em, ctx.services.secrets, ctx.services.loginThrottle, disable, ctx.services.now());
+      const answer = await disableSecondFactor(em, session.userId);
       audit({ action: 'user.second_factor_disabled', organizationId: null, target: { type: 'user', id: session.userId }, before: { secondFactor: true }, after: { secondFactor: false } });
       return answer;
     });
@@ -139,9 +155,10 @@ export const authRouter = t.router({
     const session = signedIn(ctx);
     const web = browser(ctx);
     const email = (await loadUser(ctx.em, session.userId)).email;
-    const regenerate = { userId: session.userId, code: input.code, client: clientOf(ctx, web, email) };
+    const regenerate = { userId: session.userId, proof: { code: input.code }, client: clientOf(ctx, web, email) };
+    await proveOwnSecondFactor(ctx.em, ctx.services.secrets, ctx.services.loginThrottle, regenerate, ctx.services.now(), warnOwner(ctx));
     return audited(ctx, async (em, audit) => {
-      const answer = await regenerateRecoveryCodes(em, ctx.services.secrets, ctx.services.loginThrottle, regenerate, ctx.services.now());
+      const answer = await regenerateRecoveryCodes(em, session.userId);
       audit({ action: 'user.recovery_codes_regenerated', organizationId: null, target: { type: 'user', id: session.userId }, before: null, after: { recoveryCodes: answer.recoveryCodes.length } });
       return answer;
     });
@@ -236,6 +253,12 @@ export const authRouter = t.router({
       if (reset) await services.mailer.send(passwordResetMail(reset.user.email, passwordResetUrl(services.publicUrl(), reset.token), reset.expiresAt));
     })().catch((error: unknown) => ctx.log.warn({ err: error }, 'password reset mail not sent'));
     return { requested: true };
+  }),
+
+  /** The link mailed when wrong codes locked an account: codes are accepted again at once. Single use; needs no session. */
+  unlockSecondFactorCodes: adminProcedure.input(UnlockSecondFactorCodesInput).mutation(async ({ ctx, input }) => {
+    await unlockCodes(ctx.em, input.token, ctx.services.now());
+    return { unlocked: true };
   }),
 
   /** Sets a new password from a reset link; every session of the user ends, and the user logs in again. */

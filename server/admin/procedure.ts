@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type { EntityManager } from '../db/orm';
 import type { Services } from '../services';
 import type { SandboxKeyCaller } from '../domain/sandbox-keys';
-import { OPERATOR, type Actor } from './access';
+import { OPERATOR, requireOperatorSecondFactor, type Actor } from './access';
 import { asTrpcError } from './operator-answers';
 
 /** What a call over HTTP knows of the browser: its session, and how to set or clear the session cookie. */
@@ -79,4 +79,10 @@ const keyEpochAndRefusals = adminT.middleware(async ({ ctx, type, path, next }) 
   return result;
 });
 
-export const adminProcedure = adminT.procedure.use(keyEpochAndRefusals);
+/** Inside keyEpochAndRefusals, so its refusal is answered like a procedure's. */
+const operatorSecondFactor = adminT.middleware(({ ctx, path, next }) => {
+  requireOperatorSecondFactor(ctx.actor, ctx.services.config.env === 'production', path);
+  return next();
+});
+
+export const adminProcedure = adminT.procedure.use(keyEpochAndRefusals).use(operatorSecondFactor);

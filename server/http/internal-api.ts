@@ -159,7 +159,7 @@ export const SESSION_COOKIE = 'dashboard_session';
 /** The header a cookie-authenticated call carries its CSRF token in. */
 export const CSRF_HEADER = 'x-csrf-token';
 /** What answers without a session: how one begins (and, for `auth.session`, whether one exists). */
-const OPEN_PROCEDURES = new Set(['auth.login', 'auth.session', 'auth.invitation', 'auth.acceptInvitation', 'auth.requestPasswordReset', 'auth.resetPassword', 'auth.verifySecondFactor']);
+const OPEN_PROCEDURES = new Set(['auth.login', 'auth.session', 'auth.invitation', 'auth.acceptInvitation', 'auth.requestPasswordReset', 'auth.resetPassword', 'auth.verifySecondFactor', 'auth.unlockSecondFactorCodes']);
 
 /** What a sandbox API key may call here: the development tools' (webhook listen has its own route, listen-stream.ts). */
 const KEY_PROCEDURES = new Set(['simulators.trigger']);
@@ -254,8 +254,10 @@ export function dashboardCaller(services: Services, options: { csrf: boolean } =
       const presented = req.headers[CSRF_HEADER];
       if (typeof presented !== 'string' || !csrfMatches(token, presented)) return answer('forbidden', `Missing or wrong CSRF token: send the session's token in the ${CSRF_HEADER} header.`);
     }
-    const { user, roles, sessionId, secondFactorMissing } = signedIn;
-    const actor: Actor = user.platformOperator ? { kind: 'operator', userId: user.id } : { kind: 'member', userId: user.id, roles, secondFactorMissing };
+    const { user, roles, sessionId, secondFactorMissing, secondFactorProven } = signedIn;
+    const actor: Actor = user.platformOperator
+      ? { kind: 'operator', userId: user.id, secondFactorMissing, secondFactorProven }
+      : { kind: 'member', userId: user.id, roles, secondFactorMissing };
     req.adminCaller = { actor, web: webCaller(services, req, res, { id: sessionId, userId: user.id, token }) };
     return null;
   };

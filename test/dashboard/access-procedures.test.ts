@@ -156,6 +156,7 @@ const CASES: Record<string, Case> = {
   // An organization's owners read its audit log; developers and viewers do not (admin/audit.ts).
   'audit.list': { need: 'own', outsider: 'not_found', input: (f) => ({ organizationId: f.organizationId }) },
   'auth.verifySecondFactor': { need: 'open', outsider: 'own-data' },
+  'auth.unlockSecondFactorCodes': { need: 'open', outsider: 'own-data' },
   'auth.secondFactor': { need: 'self', outsider: 'own-data' },
   'auth.startSecondFactor': { need: 'self', outsider: 'own-data' },
   'auth.confirmSecondFactor': { need: 'self', outsider: 'own-data' },

@@ -58,8 +58,20 @@ async function expectAccessible(page: Page, view: string) {
   expect(describeViolations(view, blocking(await axeScan(page)))).toEqual([]);
 }
 
-/** Enrols on the Security page (already open): answers the key read from the page and the recovery codes shown. */
+/**
+ * Enrols on the Security page (already open), the password first (with a
+ * screenshot, a wrong one is tried and refused before): answers the key read
+ * from the page and the recovery codes shown.
+ */
 async function enrol(page: Page, screenshot?: string) {
+  const password = page.getByLabel('Your password');
+  if (screenshot) {
+    await password.fill('not the password at all');
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    await page.getByText('The password is wrong.').waitFor();
+    await expect(page.getByRole('img', { name: /QR code to add/ }).count()).resolves.toBe(0);
+  }
+  await password.fill(PASSWORD);
   await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
   await page.getByRole('img', { name: /QR code to add/ }).waitFor();
   const secret = (await page.getByLabel('secret key', { exact: true }).innerText()).trim();

@@ -6,6 +6,7 @@
  * window when its address is locked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { User } from '../../server/db/entities';
 import { startTestService, type TestService } from '../support/service';
 import { internalCall, PASSWORD, uniqueEmail, type Reply } from '../support/dashboard-sessions';
 
@@ -68,6 +69,18 @@ describe('attempts are counted before the password is checked', () => {
     expect(count(replies, 400)).toBeLessThanOrEqual(5);
     expect(count(replies, 400) + count(replies, 429)).toBe(30);
     expect((await logIn(service, email, PASSWORD, { 'x-forwarded-for': clientAddress() })).status).toBe(200);
+  });
+
+  it('a borrowed session enrolling its own second factor guesses the password no faster: at most 5 are evaluated, nothing is enrolled', async () => {
+    const email = uniqueEmail('enrol-burst');
+    await service.admin.users.create({ email, password: PASSWORD });
+    const from = { 'x-forwarded-for': clientAddress() };
+    const login = await logIn(service, email, PASSWORD, from);
+    const headers = { ...from, cookie: login.headers.get('set-cookie')!.split(';')[0]!, 'x-csrf-token': login.body.result.data.csrfToken };
+    const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => internalCall(service, 'auth.startSecondFactor', { password: `guess ${i}` }, { mutation: true, headers })));
+    expect(count(replies, 400)).toBeLessThanOrEqual(5);
+    expect(count(replies, 400) + count(replies, 429)).toBe(30);
+    expect((await service.services.db.fork().findOneOrFail(User, { email })).secondFactorPendingSealed).toBeNull();
   });
 });
 

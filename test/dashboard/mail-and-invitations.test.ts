@@ -8,59 +8,34 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant } from '../support/tenant';
 import { eventually } from '../support/outbox-events';
 import { internalCall, login, PASSWORD, uniqueEmail } from '../support/dashboard-sessions';
+import { decoded, linkIn, startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox';
 
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-let smtp: SMTPServer;
-let smtpPort: number;
-const inbox: Received[] = [];
-
-/** The plain text of a mail as nodemailer sends it (quoted-printable soft breaks and `=3D` undone). */
-const decoded = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-const mailsTo = (address: string) => inbox.filter((mail) => mail.to.includes(address.toLowerCase()));
-const linkIn = (mail: Received, page: string) => decoded(mail.raw).match(new RegExp(`https?://\\S+/dashboard/${page}#([A-Za-z0-9_-]{43})`))?.[1] ?? null;
+let inbox: SmtpInbox;
+const mailsTo = (address: string) => inbox.to(address);
 
 let service: TestService;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  smtpPort = (smtp.server.address() as { port: number }).port;
+  inbox = await startSmtpInbox();
   service = await startTestService({
     env: {
       NODE_ENV: 'production',
       MASTER_KEY: randomBytes(32).toString('base64'),
       // Production's start-up check wants one; the test's own database is used.
       DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      SMTP_URL: inbox.url,
       SMTP_FROM: 'dashboard@payments.example.com',
     },
   });
 }, 60_000);
 afterAll(async () => {
   await service?.stop();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await inbox?.close();
 });
 
 async function owner(organizationName: string) {

@@ -15,6 +15,7 @@ import { startTestService, type TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
 import { browserFor, internalCall, login, PASSWORD, uniqueEmail, type Browser } from '../support/dashboard-sessions';
 import { totp, totpAtStep } from '../support/totp';
+import { enrolSecondFactor } from '../support/second-factor';
 
 const STEP = 30_000;
 /** The service's clock: moved a step on whenever a test needs a code not yet used. */
@@ -43,15 +44,7 @@ async function newMember(organizationId: string | null, role: 'owner' | 'develop
 }
 
 /** Enrols the browser's user: answers the secret and the recovery codes. */
-async function enrol(browser: Browser) {
-  const started = await mutate(browser, 'auth.startSecondFactor');
-  expect(started.status).toBe(200);
-  const secret = started.body.result.data.secret as string;
-  tick();
-  const confirmed = await mutate(browser, 'auth.confirmSecondFactor', { code: totp(secret, clock) });
-  expect(confirmed.status).toBe(200);
-  return { secret, recoveryCodes: confirmed.body.result.data.recoveryCodes as string[] };
-}
+const enrol = (browser: Browser) => enrolSecondFactor(browser, tick);
 
 const passwordStep = (email: string, password = PASSWORD) => internalCall(service, 'auth.login', { email, password }, { mutation: true });
 const secondStep = (input: unknown) => internalCall(service, 'auth.verifySecondFactor', input, { mutation: true });
@@ -95,7 +88,13 @@ describe('TOTP', () => {
 describe('enrolment', () => {
   it('a 160-bit secret sealed at rest and an otpauth URI; confirmed by a current code; ten recovery codes shown once, kept hashed', async () => {
     const { email, browser } = await newMember(tenant.organizationId, 'developer');
-    const started = await mutate(browser, 'auth.startSecondFactor');
+    // The password again first: a borrowed session cannot put its own phone on the account.
+    const unproven = await mutate(browser, 'auth.startSecondFactor', { password: 'not the password at all' });
+    expect(unproven.status).toBe(400);
+    expect(unproven.body).toMatchObject({ error: 'invalid_input', message: 'The password is wrong.' });
+    expect((await mutate(browser, 'auth.startSecondFactor')).body.error).toBe('invalid_input');
+    expect((await service.services.db.fork().findOneOrFail(User, { email })).secondFactorPendingSealed).toBeNull();
+    const started = await mutate(browser, 'auth.startSecondFactor', { password: PASSWORD });
     const { secret, uri } = started.body.result.data;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/); // 20 bytes
     expect(uri).toBe(`otpauth://totp/Payments%20dashboard:${encodeURIComponent(email)}?secret=${secret}&issuer=Payments+dashboard&algorithm=SHA1&digits=6&period=30`);
@@ -133,7 +132,7 @@ describe('enrolment', () => {
     expect(JSON.stringify(status.body)).not.toContain(codes[0]);
     // This session proved the code; enrolling again needs disabling first.
     expect((await browser.call('auth.session')).body.result.data.secondFactor).toMatchObject({ enabled: true, sessionProven: true });
-    expect((await mutate(browser, 'auth.startSecondFactor')).body.error).toBe('conflict');
+    expect((await mutate(browser, 'auth.startSecondFactor', { password: PASSWORD })).body.error).toBe('conflict');
   });
 
   it('ends the sessions opened before enrolling (they never proved it)', async () => {

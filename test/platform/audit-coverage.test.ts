@@ -36,6 +36,7 @@ const EXEMPT: Record<string, string> = {
   'auth.changePassword': 'the caller\'s own credentials; it ends their other sessions (auth.sessions)',
   'auth.requestPasswordReset': 'mails a link, changes nothing',
   'auth.resetPassword': 'the user\'s own credentials, by the mailed link; it ends their sessions',
+  'auth.unlockSecondFactorCodes': 'the user\'s own second factor, by the mailed link: codes are accepted again; nothing is configured',
   'payments.cancel': 'acts on a payment as /v1 does: the payment\'s events record it',
   'payments.sync': 'reads the payment at its gateway: the payment\'s events record any change',
   'subscriptions.cancel': 'acts on a subscription as /v1 does: its events record it',

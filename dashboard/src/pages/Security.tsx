@@ -1,7 +1,7 @@
 /**
- * The person's second factor: set up an authenticator app (QR code or the
- * key typed in, confirmed by a code), recovery codes shown once, new recovery
- * codes, and turning it off (password and a code).
+ * The person's second factor: set up an authenticator app (the password
+ * again, then the QR code or the key typed in, confirmed by a code), recovery
+ * codes shown once, new recovery codes, and turning it off (password and a code).
  */
 import { Alert, Badge, Button, Card, Group, Image, PasswordInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -68,7 +68,10 @@ function useQrImage(text: string | null): string | null {
 
 function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
   const form = useCodeForm((code) => confirm.mutate(code));
-  const start = useAction(() => api.auth.startSecondFactor.mutate());
+  // The password again first: a borrowed session cannot put its own phone on the account.
+  const [password, setPassword] = useState('');
+  const [passwordProblem, setPasswordProblem] = useState<string | null>(null);
+  const start = useAction(() => api.auth.startSecondFactor.mutate({ password }), { onSuccess: () => setPassword('') });
   const pending = start.data ?? null;
   const qr = useQrImage(pending?.uri ?? null);
   const confirm = useAction((value: string) => api.auth.confirmSecondFactor.mutate({ code: digits(value) }), {
@@ -85,9 +88,31 @@ function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
           With a second factor, logging in needs your password and a code from an authenticator app on your phone (such as Google Authenticator, Microsoft Authenticator, 1Password or
           Aegis). Some organizations require it.
         </Text>
-        <Button onClick={() => start.mutate(undefined)} loading={start.isPending}>
-          Set up an authenticator app
-        </Button>
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            const found = password ? null : 'Enter your password';
+            setPasswordProblem(found);
+            if (!found) start.mutate(undefined);
+          }}
+        >
+          <Stack gap="xs" align="flex-start">
+            <PasswordInput
+              label="Your password"
+              description="Asked again before the second factor changes."
+              autoComplete="current-password"
+              required
+              value={password}
+              error={passwordProblem}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              w={320}
+            />
+            <Button type="submit" loading={start.isPending}>
+              Set up an authenticator app
+            </Button>
+          </Stack>
+        </form>
       </Stack>
     );
   }

@@ -25,7 +25,7 @@ const Password = z.string().min(1, { message: 'must not be empty' }).max(PASSWOR
 
 export const Role = z.enum(MEMBER_ROLES);
 
-/** What an invitation or password-reset link's fragment holds. */
+/** What an invitation, password-reset or unlock link's fragment holds. */
 const LinkToken = text({ min: 1, max: 128 });
 
 export const LoginInput = z.strictObject({ email: Email, password: Password });
@@ -59,6 +59,8 @@ export const VerifySecondFactorInput = z.union([
   z.strictObject({ challenge: text({ min: 1, max: 128 }), code: TotpCode }),
   z.strictObject({ challenge: text({ min: 1, max: 128 }), recoveryCode: RecoveryCode }),
 ]);
+/** Enrolling (or, after turning it off, replacing) a second factor: the password again. */
+export const StartSecondFactorInput = z.strictObject({ password: Password });
 export const ConfirmSecondFactorInput = z.strictObject({ code: TotpCode });
 export const RegenerateRecoveryCodesInput = z.strictObject({ code: TotpCode });
 /** Turning the second factor off: the password, and a current code or a recovery code. */
@@ -66,5 +68,7 @@ export const DisableSecondFactorInput = z.union([
   z.strictObject({ password: Password, code: TotpCode }),
   z.strictObject({ password: Password, recoveryCode: RecoveryCode }),
 ]);
+/** The link mailed when wrong codes locked an account's codes. */
+export const UnlockSecondFactorCodesInput = z.strictObject({ token: LinkToken });
 export const SetOrganizationSecondFactorInput = z.strictObject({ organizationId: RecordId, required: z.boolean() });
 export const ResetSecondFactorInput = z.strictObject({ email: Email });

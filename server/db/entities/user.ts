@@ -33,6 +33,16 @@ export const UserSchema = defineEntity({
     /** SHA-256 of the pending log-in challenge (right password, code not yet given): single use. */
     secondFactorChallengeHash: p.string().length(64).nullable(),
     secondFactorChallengeExpiresAt: p.datetime().nullable(),
+    /** Codes tried on the pending challenge (domain/people/second-factor-ceilings.ts): at the ceiling it is dead. */
+    secondFactorChallengeCodes: p.integer().default(0),
+    /** Codes counted against the account in its hour window (a right one is given back), and when that window began. */
+    secondFactorFailures: p.integer().default(0),
+    secondFactorFailuresSince: p.datetime().nullable(),
+    /** When the owner was warned of the current lock: once per lock. */
+    secondFactorLockMailedAt: p.datetime().nullable(),
+    /** SHA-256 of the mailed link that frees a locked account's codes: single use, expiring. */
+    secondFactorUnlockHash: p.string().length(64).nullable().unique(),
+    secondFactorUnlockExpiresAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

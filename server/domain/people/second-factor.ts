@@ -11,7 +11,9 @@
  * Log-in: a right password for a user with a second factor gets a challenge
  * instead of a session (random, 5 minutes, single use, only its hash stored
  * on the user); the code then opens the session. Code guesses count in the
- * log-in throttle under their own key, which a right password does not reset.
+ * log-in throttle under their own key, which a right password does not reset,
+ * and under ceilings per challenge and per account that no number of client
+ * addresses gets round (second-factor-ceilings.ts).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DashboardSession, Membership, Organization, User } from '../../db/entities';
@@ -19,6 +21,7 @@ import type { EntityManager } from '../../db/orm';
 import { operatorRefusal } from '../refusal';
 import type { SecretBox } from '../secret-box';
 import type { LoginThrottle } from './throttle';
+import { countAccountCode, countChallengeCode, giveBackAccountCode, lockIfFull, type AccountLock } from './second-factor-ceilings';
 import { confirmOwnPassword, loadUser, normalizeEmail, revokeUserSessions, type Client } from './users';
 import { matchingStep, newTotpSecret, otpauthUri, stepAt } from './second-factor-totp';
 
@@ -57,10 +60,16 @@ export function secondFactorStatus(user: User) {
   };
 }
 
-/** Begins (or begins again) an enrolment: a new pending secret, and what the app needs to learn it. */
-export async function startEnrolment(em: EntityManager, secrets: SecretBox, userId: string) {
-  const user = await loadUser(em, userId);
+/**
+ * Begins (or begins again) an enrolment: a new pending secret, and what the
+ * app needs to learn it. The password first (the throttled check a password
+ * change uses): a borrowed session cannot put its own phone on the account
+ * and lock the owner out.
+ */
+export async function startEnrolment(em: EntityManager, secrets: SecretBox, throttle: LoginThrottle, input: { userId: string; password: string; client: Client }) {
+  const user = await loadUser(em, input.userId);
   if (hasSecondFactor(user)) throw operatorRefusal('conflict', 'You already have a second factor; disable it first to enrol another.');
+  await confirmOwnPassword(throttle, user, input.password, input.client, 'The password is wrong.');
   const secret = newTotpSecret();
   user.secondFactorPendingSealed = secrets.seal(secret);
   await em.flush();
@@ -115,11 +124,24 @@ async function throttled(throttle: LoginThrottle, email: string, client: Client)
   if (wait > 0) throw operatorRefusal('rate_limited', `Too many wrong codes; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
 }
 
-/** Checks a proof for a signed-in or logging-in user, counted by the throttle; throws when it does not prove. */
-async function requireProof(em: EntityManager, secrets: SecretBox, throttle: LoginThrottle, user: User, proof: SecondFactorProof, client: Client, now: Date) {
+/** Told when wrong codes lock an account (once per lock): the caller mails its owner. */
+export type WarnOwner = (lock: AccountLock) => void;
+
+/**
+ * Checks a proof for a signed-in or logging-in user, counted by the throttle
+ * (per address and e-mail) and against the account's ceiling; throws when it
+ * does not prove. Not in a transaction: a refusal must not roll its count back.
+ */
+async function requireProof(em: EntityManager, secrets: SecretBox, throttle: LoginThrottle, user: User, proof: SecondFactorProof, client: Client, now: Date, warn: WarnOwner) {
   await throttled(throttle, user.email, client);
+  await countAccountCode(em, user.id, now);
   const method = await proves(em, secrets, user, proof, now);
-  if (!method) throw operatorRefusal('invalid', 'recoveryCode' in proof ? 'That recovery code is wrong or already used.' : 'That code is wrong or was already used; wait for the next one.');
+  if (!method) {
+    const lock = await lockIfFull(em, user, now);
+    if (lock) warn(lock);
+    throw operatorRefusal('invalid', 'recoveryCode' in proof ? 'That recovery code is wrong or already used.' : 'That code is wrong or was already used; wait for the next one.');
+  }
+  await giveBackAccountCode(em, user.id);
   await throttle.succeeded(codeClient(user.email, client));
   return method;
 }
@@ -165,28 +187,36 @@ function clearSecondFactor(user: User): void {
   user.secondFactorChallengeExpiresAt = null;
 }
 
-/** Turns the second factor off: needs the password and a current code or a recovery code (both counted by the throttle). */
-export async function disableSecondFactor(
+/**
+ * A signed-in user proves their own second factor before changing it: the
+ * password too when given (turning it off), and a code or a recovery code,
+ * all counted. Outside the change's transaction, so a refusal keeps its count.
+ */
+export async function proveOwnSecondFactor(
   em: EntityManager,
   secrets: SecretBox,
   throttle: LoginThrottle,
-  input: { userId: string; password: string; proof: SecondFactorProof; client: Client },
+  input: { userId: string; password?: string; proof: SecondFactorProof; client: Client },
   now: Date,
-) {
+  warn: WarnOwner,
+): Promise<void> {
   const user = await loadUser(em, input.userId);
-  if (!hasSecondFactor(user)) throw operatorRefusal('unavailable', 'You have no second factor to disable.');
-  await confirmOwnPassword(throttle, user, input.password, input.client, 'The password is wrong.');
-  await requireProof(em, secrets, throttle, user, input.proof, input.client, now);
+  if (!hasSecondFactor(user)) throw operatorRefusal('unavailable', 'You have no second factor.');
+  if (input.password !== undefined) await confirmOwnPassword(throttle, user, input.password, input.client, 'The password is wrong.');
+  await requireProof(em, secrets, throttle, user, input.proof, input.client, now, warn);
+}
+
+/** Turns the second factor off, once proveOwnSecondFactor has had the password and a code. */
+export async function disableSecondFactor(em: EntityManager, userId: string) {
+  const user = await loadUser(em, userId);
   clearSecondFactor(user);
   await em.flush();
   return { enabled: false };
 }
 
-/** Ten new recovery codes (the old ones stop working), answered this once; needs a current code. */
-export async function regenerateRecoveryCodes(em: EntityManager, secrets: SecretBox, throttle: LoginThrottle, input: { userId: string; code: string; client: Client }, now: Date) {
-  const user = await loadUser(em, input.userId);
-  if (!hasSecondFactor(user)) throw operatorRefusal('unavailable', 'You have no second factor.');
-  await requireProof(em, secrets, throttle, user, { code: input.code }, input.client, now);
+/** Ten new recovery codes (the old ones stop working), answered this once, once proveOwnSecondFactor has had a code. */
+export async function regenerateRecoveryCodes(em: EntityManager, userId: string) {
+  const user = await loadUser(em, userId);
   const { codes, hashes } = newRecoveryCodes();
   user.recoveryCodeHashes = hashes;
   await em.flush();
@@ -204,13 +234,13 @@ export async function resetSecondFactor(em: EntityManager, email: string, now: D
   return { userId: user.id, email: user.email, hadSecondFactor: had, sessionsEnded };
 }
 
-/** After a right password: a challenge for the second step (the previous one, if any, stops working). */
+/** After a right password: a challenge for the second step (the previous one, if any, stops working), no code tried on it yet. */
 export async function issueChallenge(em: EntityManager, user: User, now: Date) {
   const token = `${user.id}.${randomBytes(32).toString('base64url')}`;
-  user.secondFactorChallengeHash = sha256(token);
-  user.secondFactorChallengeExpiresAt = new Date(now.getTime() + CHALLENGE_TTL_MS);
-  await em.flush();
-  return { secondFactorRequired: true as const, challenge: token, expiresAt: user.secondFactorChallengeExpiresAt.toISOString() };
+  const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_MS);
+  // Written as is: the codes' count is changed by SQL alone, so the entity's copy of it may be stale.
+  await em.nativeUpdate(User, { id: user.id }, { secondFactorChallengeHash: sha256(token), secondFactorChallengeExpiresAt: expiresAt, secondFactorChallengeCodes: 0 });
+  return { secondFactorRequired: true as const, challenge: token, expiresAt: expiresAt.toISOString() };
 }
 
 const EXPIRED = 'This log-in has expired; enter your e-mail and password again.';
@@ -218,7 +248,8 @@ const EXPIRED = 'This log-in has expired; enter your e-mail and password again.'
 /**
  * The second step of a log-in: the challenge, then the code or a recovery
  * code. The challenge is spent by a right code (single use); a wrong code
- * leaves it for another try, within the throttle and its 5 minutes.
+ * leaves it for another try, within the throttle, its 5 minutes and its
+ * ceiling of codes.
  */
 export async function verifyChallenge(
   em: EntityManager,
@@ -226,6 +257,7 @@ export async function verifyChallenge(
   throttle: LoginThrottle,
   input: { challenge: string; proof: SecondFactorProof; client: (email: string) => Client },
   now: Date,
+  warn: WarnOwner,
 ) {
   const userId = input.challenge.split('.')[0] ?? '';
   const user = userId ? await em.findOne(User, { id: userId }) : null;
@@ -233,7 +265,8 @@ export async function verifyChallenge(
   const stored = Buffer.from(user?.secondFactorChallengeHash ?? '0'.repeat(64));
   const valid = timingSafeEqual(presented, stored) && user?.secondFactorChallengeExpiresAt != null && user.secondFactorChallengeExpiresAt > now;
   if (!user || !valid || user.disabledAt || !hasSecondFactor(user)) throw operatorRefusal('unauthorized', EXPIRED);
-  const method = await requireProof(em, secrets, throttle, user, input.proof, input.client(user.email), now);
+  await countChallengeCode(em, user.id, sha256(input.challenge));
+  const method = await requireProof(em, secrets, throttle, user, input.proof, input.client(user.email), now, warn);
   // Spent: only the holder of this challenge, once.
   const spent = await em.nativeUpdate(User, { id: user.id, secondFactorChallengeHash: sha256(input.challenge) }, { secondFactorChallengeHash: null, secondFactorChallengeExpiresAt: null });
   if (spent !== 1) throw operatorRefusal('unauthorized', EXPIRED);

@@ -51,8 +51,13 @@ export interface SignedIn {
   user: { id: string; email: string; platformOperator: boolean };
   /** Read on every call, so a changed role applies to the next one. */
   roles: Map<string, MemberRole>;
-  /** Organizations that require a second factor this session has not proven (second-factor.ts): their data is refused. */
+  /**
+   * Organizations that require a second factor this session has not proven (second-factor.ts): their data is
+   * refused. A member's among their own; a platform operator's among every organization.
+   */
   secondFactorMissing: Set<string>;
+  /** Whether this session proved the user's current second factor. */
+  secondFactorProven: boolean;
 }
 
 const live = (session: { revokedAt?: Date | null; expiresAt: Date; lastSeenAt: Date }, disabledAt: Date | null | undefined, now: Date) =>
@@ -102,14 +107,25 @@ export async function resolveSession(em: EntityManager, token: string, now: Date
   if (now.getTime() - session.lastSeenAt.getTime() >= LAST_SEEN_PRECISION_MS) {
     await em.nativeUpdate(DashboardSession, { id: first.session_id }, { lastSeenAt: now });
   }
+  const proven = secondFactorProven(date(first.second_factor_at), date(first.second_factor_enabled_at));
+  const operator = Boolean(first.platform_operator);
   return {
     sessionId: first.session_id,
-    user: { id: first.user_id, email: first.email, platformOperator: Boolean(first.platform_operator) },
+    user: { id: first.user_id, email: first.email, platformOperator: operator },
     roles: new Map(rows.filter((row) => row.organization_id && row.role).map((row) => [row.organization_id!, row.role!])),
-    secondFactorMissing: secondFactorProven(date(first.second_factor_at), date(first.second_factor_enabled_at))
+    secondFactorMissing: proven
       ? new Set()
-      : new Set(rows.filter((row) => row.organization_id && row.require_second_factor).map((row) => row.organization_id!)),
+      : operator
+        ? await organizationsRequiringSecondFactor(em)
+        : new Set(rows.filter((row) => row.organization_id && row.require_second_factor).map((row) => row.organization_id!)),
+    secondFactorProven: proven,
   };
+}
+
+/** A platform operator reads any organization: the requirement of each that has one applies to them too. */
+async function organizationsRequiringSecondFactor(em: EntityManager): Promise<Set<string>> {
+  const rows = await em.getConnection().execute<{ id: string }[]>(`select id from organizations where require_second_factor`);
+  return new Set(rows.map((row) => row.id));
 }
 
 /** What the dashboard learns at log-in and on reload: who, their CSRF token, their organizations and roles. */
@@ -127,7 +143,7 @@ export async function sessionAnswer(em: EntityManager, user: { id: string; email
       enabled: enabledAt !== null,
       sessionProven: proven,
       requiredBy: memberships.filter((m) => m.organization.requireSecondFactor).map((m) => m.organization.id),
-      missingFor: proven || user.platformOperator ? [] : memberships.filter((m) => m.organization.requireSecondFactor).map((m) => m.organization.id),
+      missingFor: proven ? [] : memberships.filter((m) => m.organization.requireSecondFactor).map((m) => m.organization.id),
     },
   };
 }
