@@ -93,7 +93,7 @@ export const syncPaymentProcedure = authedProcedure
         'a final status stays final, except that a payment the gateway reports paid after it had expired, been canceled or failed becomes `paid` (money received is never dropped; it is logged for operators as a late payment). ' +
         'Sends the event of the new status when it changed (`processing` sends none). Also recovers a Pix code that was missing after creation (then `payment.pending`). ' +
         '409 `missing_gateway_ref` when the payment was never registered at its gateway (repeat the create), and also when the gateway answers that it no longer knows it: retrying will not help, and operators see it listed. ' +
-        'Inbound gateway notifications are placed by the gateway\'s own event time: one older than what a sync already applied changes nothing. ' +
+        'Inbound gateway notifications are placed by the gateway\'s own event time, at its clock\'s resolution (whole seconds on gateway_a: the same second as the sync is not older, and moves the status either way): one older than what a sync already applied changes nothing. ' +
         'Never 501 `not_implemented`, which the contract allows here: every gateway can be asked for a payment, so no adapter lacks this action.',
       protect: true,
     },

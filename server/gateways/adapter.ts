@@ -227,6 +227,13 @@ export type GatewayEvent =
 export interface GatewayAdapter {
   readonly name: GatewayName;
   readonly capabilities: GatewayCapabilities;
+  /**
+   * The resolution of the clock that stamps this gateway's webhook event
+   * times (`occurredAt`), in milliseconds: 1000 where the protocol gives whole
+   * seconds. Event times are compared with what was applied before at this
+   * resolution (domain/report-order.ts).
+   */
+  readonly eventClockResolutionMs: number;
   createPayment(input: CreatePaymentInput): Promise<PaymentSnapshot>;
   getPayment(gatewayRef: string): Promise<PaymentSnapshot>;
   /** Fails `unsupported` (action cancel) when capabilities.paymentCancel is false. */

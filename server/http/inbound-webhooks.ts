@@ -55,7 +55,7 @@ export function inboundWebhooks(services: Services): Router {
       const events = await route.adapter.parseWebhook({ headers: req.headers, rawBody });
       const outcomes: EventOutcome[] = [];
       for (const event of events) {
-        outcomes.push(await applyGatewayEvent(em.fork(), services, { accountId: route.accountId, environmentId: route.environmentId, gateway }, event));
+        outcomes.push(await applyGatewayEvent(em.fork(), services, { accountId: route.accountId, environmentId: route.environmentId, gateway, eventClockResolutionMs: route.adapter.eventClockResolutionMs }, event));
       }
       req.log.info({ gateway, outcomes }, 'gateway webhook processed');
       res.status(200).json({ received: true, outcomes });

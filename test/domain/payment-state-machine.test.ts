@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../server/contract/enums';
-import { orderOfReport, Payment, type ReportOrder } from '../../server/domain/payments/payment';
+import { Payment } from '../../server/domain/payments/payment';
+import { gatewayNotification, gatewayRead, orderOfReport, type ReportOrder } from '../../server/domain/report-order';
 import type { PaymentSnapshot } from '../../server/gateways';
 
 const FINAL: PaymentStatus[] = ['paid', 'failed', 'canceled', 'expired'];
@@ -90,12 +91,19 @@ describe('payment transitions', () => {
     if (next !== from && FINAL.includes(next)) expect(payment.reconcileAt).toBeNull();
   });
 
-  it('places a webhook by its own time against the newest report applied', () => {
-    expect(orderOfReport(null, SEEN)).toBe('unordered');
-    expect(orderOfReport(new Date(SEEN.getTime() + 1), SEEN)).toBe('present');
-    expect(orderOfReport(new Date(SEEN.getTime() - 500), SEEN)).toBe('unordered');
-    expect(orderOfReport(new Date(SEEN.getTime() - 5_000), SEEN)).toBe('stale');
-    expect(orderOfReport(SEEN, null)).toBe('present');
+  it('places a webhook by its own time against the newest report applied, at the resolution of its gateway\'s clock', () => {
+    const at = (offsetMs: number, resolutionMs?: number) => gatewayNotification(new Date(SEEN.getTime() + offsetMs).toISOString(), resolutionMs);
+    expect(orderOfReport(gatewayNotification(null), SEEN)).toBe('unordered');
+    expect(orderOfReport(at(1), SEEN)).toBe('present');
+    expect(orderOfReport(at(0), SEEN)).toBe('present');
+    expect(orderOfReport(at(-1), SEEN)).toBe('stale');
+    expect(orderOfReport(at(-5_000), SEEN)).toBe('stale');
+    expect(orderOfReport(at(0), null)).toBe('present');
+    expect(orderOfReport(gatewayRead(new Date(SEEN.getTime() - 5_000)), SEEN)).toBe('present');
+    // A clock of whole seconds: the same second as the newest report applied is not older; the second before is.
+    const applied = new Date(SEEN.getTime() + 700);
+    expect(orderOfReport(at(0, 1_000), applied)).toBe('present');
+    expect(orderOfReport(at(-1_000, 1_000), applied)).toBe('stale');
   });
 
   it('a newer webhook moves the newest report applied forward; a stale one does not', () => {

@@ -1,7 +1,8 @@
-/** The subscription transition table and the data of its events. */
+/** The subscription transition table (forward-only without an order, any direction for the gateway's present truth) and the data of its events. */
 import { describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../server/contract/enums';
-import { gatewayNotification, gatewayRead, Subscription } from '../../server/domain/subscriptions/subscription';
+import { gatewayNotification, gatewayRead } from '../../server/domain/report-order';
+import { Subscription } from '../../server/domain/subscriptions/subscription';
 import type { SubscriptionSnapshot } from '../../server/gateways';
 
 const ALLOWED: Record<SubscriptionStatus, SubscriptionStatus[]> = {
@@ -57,6 +58,15 @@ describe('subscription transitions', () => {
     expect(subscription.status).toBe(moves ? to : from);
     expect(events.map((e) => e.type)).toEqual(moves && EVENT[to] ? [EVENT[to]] : []);
     if (moves && to === 'canceled') expect(subscription.canceledAt?.toISOString()).toBe('2026-12-01T00:00:00.000Z');
+  });
+
+  it.each(cases)('a read of the gateway (decision 17): %s → reported %s', (from, to) => {
+    const subscription = subscriptionIn(from);
+    const events = subscription.applyGatewaySnapshot(snapshot(to), gatewayRead(new Date('2026-12-01T10:00:00.000Z')));
+    // Any direction among the non-final statuses (active back to trialing); canceled never moves.
+    const moves = from !== 'canceled' && to !== from;
+    expect(subscription.status).toBe(moves ? to : from);
+    expect(events.map((e) => e.type)).toEqual(moves && EVENT[to] ? [EVENT[to]] : []);
   });
 
   it('event data carries the contract\'s fields as of the transition', () => {
@@ -115,8 +125,15 @@ describe('subscription transitions', () => {
     expect(subscription.status).toBe('past_due');
     expect(subscription.nextBillingAt?.toISOString()).toBe('2027-01-01T00:00:00.000Z');
 
-    // Within a second of the read its order is unknown (some gateways stamp whole seconds): the transition table decides.
-    subscription.applyGatewaySnapshot(snapshot('active'), gatewayNotification('2026-12-01T09:59:59.500Z'));
+    // Before the read by a clock to the millisecond: stale, even by half a second.
+    expect(subscription.applyGatewaySnapshot(snapshot('active'), gatewayNotification('2026-12-01T09:59:59.500Z'))).toEqual([]);
+    expect(subscription.status).toBe('past_due');
+    // By a clock of whole seconds, the read's own second is not older: applied, backward too.
+    subscription.applyGatewaySnapshot(snapshot('trialing'), gatewayNotification('2026-12-01T10:00:00.000Z', 1_000));
+    expect(subscription.status).toBe('trialing');
+    subscription.applyGatewaySnapshot(snapshot('active'), gatewayNotification('2026-12-01T09:59:59.000Z', 1_000));
+    expect(subscription.status).toBe('trialing');
+    subscription.applyGatewaySnapshot(snapshot('active'), gatewayNotification('2026-12-01T10:00:00.000Z', 1_000));
     expect(subscription.status).toBe('active');
 
     // Newer than everything applied: the gateway's truth, and the new mark.

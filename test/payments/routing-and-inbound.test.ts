@@ -5,6 +5,7 @@ import { call, validPayment } from '../support/http';
 import { simulatorCredentials, startSandbox, type Sandbox } from '../support/gateways';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
+import { lastEventSecond, withinOneSecond } from '../support/whole-seconds';
 
 let service: TestService;
 
@@ -122,6 +123,25 @@ describe('inbound gateway webhooks', () => {
     for (let i = 0; i < 4; i++) await sandbox.sims.gateway_a.replayWebhooks({ last: 1 });
     expect(await statusOf(payment.id)).toBe('paid');
     expect(await events(payment.id)).toEqual(['payment.created', 'payment.pending', 'payment.paid']);
+  });
+
+  it('gateway_a stamps whole seconds: a notification of the sync\'s own second is not older, and moves a payment back (processing → pending)', async () => {
+    const sim = sandbox.sims.gateway_a;
+    const payment = (await create()).body;
+    await sim.setPaymentStatus(payment.gatewayRef, 'processing');
+    expect(await statusOf(payment.id)).toBe('processing');
+    const sync = () => call(service.url, 'POST', `/v1/payments/${payment.id}/sync`, { key: tenant.apiKey });
+    const stayed = await withinOneSecond(
+      async () => {
+        expect((await sync()).body.status).toBe('processing');
+        // The bank asks the payer to confirm again: back to pending, notified within the second the sync read it.
+        await sim.setPaymentStatus(payment.gatewayRef, 'requires_action');
+        return lastEventSecond(sim.webhookLog());
+      },
+      () => sim.setPaymentStatus(payment.gatewayRef, 'processing'),
+    );
+    expect(stayed).toBe(true);
+    expect(await statusOf(payment.id)).toBe('pending');
   });
 
   it('a paid arriving before pending leaves the payment paid', async () => {

@@ -3,8 +3,9 @@
  * `subscription.created` carries the state the gateway confirmed, a cancel
  * that took effect bills nothing more, `POST /v1/subscriptions/{id}/sync`
  * picks up what a lost notification would have said (and completes a
- * gateway_c checkout), and a notification older than what a sync read
- * changes nothing.
+ * gateway_c checkout) and any move among unfinished statuses (active back
+ * to trialing), and a notification older than what a sync read changes
+ * nothing, judged at the resolution of the gateway's clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayName } from '../../server/contract/enums';
@@ -16,6 +17,7 @@ import { call } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import type { TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
+import { lastEventSecond, nextWholeSecond, withinOneSecond } from '../support/whole-seconds';
 
 let service: TestService;
 let tenant: TestTenant;
@@ -176,6 +178,67 @@ describe('POST /v1/subscriptions/{id}/sync', () => {
     } finally {
       await lost.restore();
     }
+  });
+
+  it('applies a backward move the gateway reports (active back to trialing), which sends no event; canceled stays final', async () => {
+    await sandbox.route('SUBSCRIPTION', 'gateway_a');
+    const created = (await create()).body;
+    expect(created.status).toBe('active');
+    const lost = loseWebhooks('gateway_a');
+    try {
+      await sandbox.sims.gateway_a.setSubscriptionStatus(created.gatewayRef, 'trialing');
+      expect((await get(created.id)).body.status).toBe('active');
+      const synced = await sync(created.id);
+      expect(synced.status).toBe(200);
+      expect(synced.body).toMatchObject({ id: created.id, status: 'trialing' });
+      expect((await get(created.id)).body).toEqual(synced.body);
+      // The contract has no event for entering trialing or active (section 6.5): the move is read from the resource.
+      expect(await eventTypes(created.id)).toEqual(['subscription.created']);
+
+      await sandbox.sims.gateway_a.setSubscriptionStatus(created.gatewayRef, 'past_due');
+      expect((await sync(created.id)).body.status).toBe('past_due');
+      await sandbox.sims.gateway_a.setSubscriptionStatus(created.gatewayRef, 'trialing');
+      expect((await sync(created.id)).body.status).toBe('trialing');
+      expect(await eventTypes(created.id)).toEqual(['subscription.created', 'subscription.past_due']);
+
+      expect((await cancel(created.id)).body.status).toBe('canceled');
+      await sandbox.sims.gateway_a.setSubscriptionStatus(created.gatewayRef, 'active');
+      expect((await sync(created.id)).body.status).toBe('canceled');
+      expect(await eventTypes(created.id)).toEqual(['subscription.created', 'subscription.past_due', 'subscription.canceled']);
+    } finally {
+      await lost.restore();
+    }
+  });
+
+  it('gateway_a stamps whole seconds: a notification of the sync\'s own second is not older and applies, backward too; one of an earlier second does not', async () => {
+    await sandbox.route('SUBSCRIPTION', 'gateway_a');
+    const sim = sandbox.sims.gateway_a;
+    const created = (await create()).body;
+    const stayed = await withinOneSecond(
+      async () => {
+        expect((await sync(created.id)).body.status).toBe('active');
+        // The customer's card needs confirming again: the gateway moves it back and notifies, within the second the sync read it.
+        await sim.setSubscriptionStatus(created.gatewayRef, 'trialing');
+        return lastEventSecond(sim.webhookLog());
+      },
+      () => sim.setSubscriptionStatus(created.gatewayRef, 'active'),
+    );
+    expect(stayed).toBe(true);
+    expect((await get(created.id)).body.status).toBe('trialing');
+
+    // An earlier second is older: a notification of it, arriving after a sync of a later second, changes nothing.
+    sim.setWebhooksEnabled(false);
+    try {
+      await sim.setSubscriptionStatus(created.gatewayRef, 'past_due');
+      expect(await nextWholeSecond()).toBeGreaterThan(lastEventSecond(sim.webhookLog()));
+      await sim.setSubscriptionStatus(created.gatewayRef, 'active');
+      expect((await sync(created.id)).body.status).toBe('active');
+    } finally {
+      sim.setWebhooksEnabled(true);
+    }
+    await sim.replayWebhooks({ last: 2 });
+    expect((await get(created.id)).body.status).toBe('active');
+    expect(await eventTypes(created.id)).toEqual(['subscription.created']);
   });
 
   it('a notification older than the sync changes nothing; a newer one still does', async () => {

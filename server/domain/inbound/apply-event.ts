@@ -5,13 +5,15 @@
  * redelivered event finds its receipt and changes nothing, and a change that
  * fails leaves no receipt behind, so the gateway's retry is applied. A late
  * or out-of-order event cannot undo a newer state either: it is placed by the
- * gateway's own event time against the newest report applied, or, where a
- * protocol gives no time, statuses only move forward (decision 17).
+ * gateway's own event time, at the resolution of the gateway's clock, against
+ * the newest report applied (domain/report-order.ts), or, where a protocol
+ * gives no time, statuses only move forward (decision 17).
  */
 import type { EntityClass } from '@mikro-orm/core';
 import type { GatewayName } from '../../contract/enums';
 import { Payment } from '../payments/payment';
-import { gatewayNotification, Subscription } from '../subscriptions/subscription';
+import { Subscription } from '../subscriptions/subscription';
+import { gatewayNotification } from '../report-order';
 import type { EntityManager } from '../../db/orm';
 import type { GatewayEvent } from '../../gateways';
 import type { Services } from '../../services';
@@ -28,6 +30,8 @@ export interface InboundTarget {
   accountId: string;
   environmentId: string;
   gateway: GatewayName;
+  /** The resolution of the gateway's event times (its adapter's `eventClockResolutionMs`). */
+  eventClockResolutionMs: number;
 }
 
 /** True when this event is new for the account; false when its receipt exists (a redelivery). */
@@ -50,20 +54,21 @@ function onLocked<T extends { id: string }>(entity: EntityClass<T>, id: string, 
 /** The stored resource an event is about, with the change it makes; null when the resource is unknown here (yet). */
 async function applicationOf(em: EntityManager, services: Services, target: InboundTarget, event: GatewayEvent): Promise<LockedApplication | null> {
   const scope = { environment: target.environmentId, gateway: target.gateway };
+  const report = gatewayNotification(event.occurredAt, target.eventClockResolutionMs);
   switch (event.kind) {
     case 'payment_status': {
       const payment = await em.findOne(Payment, { ...scope, gatewayRef: event.payment.gatewayRef });
-      return payment && onLocked(Payment, payment.id, paymentSnapshotChange(services.log, event.payment, { present: false, occurredAt: event.occurredAt }));
+      return payment && onLocked(Payment, payment.id, paymentSnapshotChange(services.log, event.payment, report));
     }
     case 'subscription_status': {
       const subscription = await em.findOne(Subscription, { ...scope, gatewayRef: event.subscription.gatewayRef });
-      return subscription && onLocked(Subscription, subscription.id, (s) => s.applyGatewaySnapshot(event.subscription, gatewayNotification(event.occurredAt)));
+      return subscription && onLocked(Subscription, subscription.id, (s) => s.applyGatewaySnapshot(event.subscription, report));
     }
     case 'subscription_checkout_completed': {
       const subscription = await em.findOne(Subscription, { ...scope, gatewayRef: { $in: [event.checkoutRef, event.subscription.gatewayRef] } });
       if (!subscription) return null;
       if (subscription.status === 'canceled') await cancelLateCheckoutOf(em, services, target, subscription, event.subscription.gatewayRef);
-      return onLocked(Subscription, subscription.id, (s) => s.completeCheckout(event.subscription, gatewayNotification(event.occurredAt)));
+      return onLocked(Subscription, subscription.id, (s) => s.completeCheckout(event.subscription, report));
     }
     case 'subscription_charge': {
       const subscription = await em.findOne(Subscription, { ...scope, gatewayRef: event.subscriptionRef });

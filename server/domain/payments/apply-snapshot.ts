@@ -5,21 +5,16 @@ import type { EntityManager } from '../../db/orm';
 import type { PaymentSnapshot } from '../../gateways';
 import type { Services } from '../../services';
 import { applyLocked, type LockedChange } from '../locked-apply';
+import { gatewayRead, type GatewayReport } from '../report-order';
 
-/** Where a gateway report comes from: a read of the gateway now (sync, reconciliation), or a webhook with its own event time. */
-export type PaymentReport = { present: true; readAt: Date } | { present: false; occurredAt: string | null };
-
-/** What a gateway reports about a payment, as a change of the locked payment. */
-export function paymentSnapshotChange(log: Logger, snapshot: PaymentSnapshot, report: PaymentReport): LockedChange<Payment> {
+/** What a gateway reports about a payment (a read of the gateway now, or a webhook with its own event time), as a change of the locked payment. */
+export function paymentSnapshotChange(log: Logger, snapshot: PaymentSnapshot, report: GatewayReport): LockedChange<Payment> {
   return (payment) => {
     if (!snapshot.statusKnown) {
       log.warn({ paymentId: payment.id, rawStatus: snapshot.rawStatus }, 'gateway reported a status missing from its status table; payment status kept');
     }
     const before = payment.status as PaymentStatus;
-    const events = payment.applyGatewaySnapshot(
-      snapshot,
-      report.present ? { reportedAt: report.readAt, present: true } : { reportedAt: report.occurredAt ? new Date(report.occurredAt) : null, present: false },
-    );
+    const events = payment.applyGatewaySnapshot(snapshot, report);
     if (before !== 'paid' && isFinalPaymentStatus(before) && payment.status === 'paid') {
       // Decision 16: the customer paid after the payment ended here; the merchant is told by payment.paid, operators by this line.
       log.warn({ paymentId: payment.id, gateway: payment.gateway, previousStatus: before }, 'late payment: the gateway reports a payment paid after it had ended; it is now paid');
@@ -35,4 +30,4 @@ export function paymentSnapshotChange(log: Logger, snapshot: PaymentSnapshot, re
  * meanwhile is not taken for older than it.
  */
 export const applyPaymentSnapshot = (em: EntityManager, services: Pick<Services, 'outbox' | 'log'>, paymentId: string, snapshot: PaymentSnapshot, readAt: Date): Promise<Payment> =>
-  applyLocked(em, services, Payment, paymentId, paymentSnapshotChange(services.log, snapshot, { present: true, readAt }));
+  applyLocked(em, services, Payment, paymentId, paymentSnapshotChange(services.log, snapshot, gatewayRead(readAt)));

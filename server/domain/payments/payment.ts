@@ -13,6 +13,7 @@ import type { DomainEvent, PaymentEventType } from '../events';
 import { newId } from '../../contract/ids';
 import { raises } from '../raises';
 import { registrationColumns } from '../registration/columns';
+import { newestApplied, orderOfReport, type GatewayReport, type ReportOrder } from '../report-order';
 
 /** How a payment may end without its gateway's word (decision 28). */
 export const PAYMENT_ENDINGS = ['clock', 'service'] as const;
@@ -88,21 +89,12 @@ const EVENT_OF: Record<PaymentStatus, PaymentEventType | null> = {
 export const isFinalPaymentStatus = (status: PaymentStatus): boolean => FINAL_PAYMENT_STATUSES.includes(status);
 
 /**
- * How much a gateway report may say about the present (decision 17):
- * - `present`: the gateway's truth now: a sync or reconciliation read, or a
- *   webhook newer than every report applied before it. Among non-final
- *   statuses it moves in any direction (`processing` back to `pending`).
- * - `unordered`: a report whose place in time is unknown (a create's answer,
- *   a webhook of a protocol without event times): forward moves only.
- * - `stale`: a webhook older than a report already applied: it changes no
- *   status, except that money received is never dropped.
- * Whatever the kind, a final status stays final, except that a payment the
- * gateway says is paid becomes paid (decision 16: late money).
- */
-export type ReportOrder = 'present' | 'unordered' | 'stale';
-
-/**
- * The status to move to, or null to stay. A status the gateway table does not
+ * The status to move to, or null to stay, for a report in `order`
+ * (domain/report-order.ts, decision 17): the present moves in any direction
+ * among non-final statuses (`processing` back to `pending`), an unordered
+ * report only forward, a stale one not at all. Whatever the order, a final
+ * status stays final, except that a payment the gateway says is paid becomes
+ * paid (decision 16: late money). A status the gateway table does not
  * know never moves a payment (its safe fallback only matters for new payments).
  */
 export function nextPaymentStatus(current: PaymentStatus, reported: PaymentStatus, reportedIsKnown = true, order: ReportOrder = 'unordered'): PaymentStatus | null {
@@ -111,22 +103,6 @@ export function nextPaymentStatus(current: PaymentStatus, reported: PaymentStatu
   if (isFinalPaymentStatus(current) || order === 'stale') return null;
   if (order === 'present') return reported;
   return RANK[reported] > RANK[current] ? reported : null;
-}
-
-/** How far apart two gateway reports must be to be told apart: some protocols give their event times in whole seconds. */
-const REPORT_RESOLUTION_MS = 1_000;
-
-/**
- * Places a webhook's own event time against the newest report applied
- * (`gatewaySeenAt`): a protocol without event times gives no order; within
- * the protocols' resolution the order is unknown too.
- */
-export function orderOfReport(reportedAt: Date | null, newestApplied: Date | null | undefined): ReportOrder {
-  if (!reportedAt) return 'unordered';
-  if (!newestApplied) return 'present';
-  const gap = reportedAt.getTime() - newestApplied.getTime();
-  if (gap > 0) return 'present';
-  return gap < -REPORT_RESOLUTION_MS ? 'stale' : 'unordered';
 }
 
 export const paymentEventType = (status: PaymentStatus): PaymentEventType | null => EVENT_OF[status];
@@ -190,7 +166,7 @@ export class Payment extends PaymentSchema.class {
    * of its new status. A Pix is announced `pending` only with its code: until
    * the gateway hands it over the payment stays `created`.
    */
-  applyGatewaySnapshot(snapshot: PaymentSnapshot, report: { reportedAt: Date | null; present: boolean } = { reportedAt: null, present: false }): DomainEvent[] {
+  applyGatewaySnapshot(snapshot: PaymentSnapshot, report: GatewayReport = { reportedAt: null, present: false }): DomainEvent[] {
     if (snapshot.checkoutUrl) this.checkoutUrl = snapshot.checkoutUrl;
     if (snapshot.pix) {
       this.pixQrCode = snapshot.pix.qrCode;
@@ -201,8 +177,8 @@ export class Payment extends PaymentSchema.class {
       this.cardLast4 = snapshot.card.last4;
     }
     if (snapshot.expiresAt && this.method === 'pix') this.expiresAt = new Date(snapshot.expiresAt);
-    const order = report.present ? 'present' : orderOfReport(report.reportedAt, this.gatewaySeenAt);
-    if (order !== 'stale' && report.reportedAt && (!this.gatewaySeenAt || report.reportedAt > this.gatewaySeenAt)) this.gatewaySeenAt = report.reportedAt;
+    const order = orderOfReport(report, this.gatewaySeenAt);
+    this.gatewaySeenAt = newestApplied(report, order, this.gatewaySeenAt);
     let next = nextPaymentStatus(this.status as PaymentStatus, snapshot.status, snapshot.statusKnown, order);
     if (next === 'pending' && this.method === 'pix' && !this.pixQrCodeText) next = null;
     if (!next) return [];

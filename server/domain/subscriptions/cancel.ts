@@ -7,7 +7,8 @@
  * by deactivating its checkout link, so the link can no longer be paid.
  */
 import { Refusal } from '../refusal';
-import { gatewayRead, Subscription } from './subscription';
+import { Subscription } from './subscription';
+import { gatewayRead } from '../report-order';
 import { GATEWAY_CALLS } from '../gateway-calls';
 import { applyLocked } from '../locked-apply';
 import { raises } from '../raises';

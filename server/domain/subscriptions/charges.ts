@@ -7,7 +7,8 @@
  */
 import type { GatewayName } from '../../contract/enums';
 import { Payment } from '../payments/payment';
-import { gatewayNotification, Subscription } from './subscription';
+import { Subscription } from './subscription';
+import { gatewayNotification } from '../report-order';
 import type { GatewayEvent } from '../../gateways';
 import type { DomainEvent } from '../events';
 import type { LockedChange } from '../locked-apply';
@@ -16,7 +17,7 @@ import { requestFingerprint } from '../registration/idempotency';
 type ChargeEvent = Extract<GatewayEvent, { kind: 'subscription_charge' }>;
 
 /** A charge the gateway reported for a subscription, as a change of the locked subscription. */
-export function subscriptionChargeChange(target: { environmentId: string; gateway: GatewayName }, event: ChargeEvent): LockedChange<Subscription> {
+export function subscriptionChargeChange(target: { environmentId: string; gateway: GatewayName; eventClockResolutionMs: number }, event: ChargeEvent): LockedChange<Subscription> {
   return async (subscription, tx) => {
     const charge = event.payment;
     let payment = await tx.findOne(Payment, { environment: target.environmentId, gateway: target.gateway, gatewayRef: charge.gatewayRef });
@@ -40,7 +41,7 @@ export function subscriptionChargeChange(target: { environmentId: string; gatewa
       events.push(...payment.applyGatewaySnapshot(charge));
     }
     const settled = events.map((e) => e.type);
-    if (event.outcome === 'paid' && settled.includes('payment.paid')) events.push(...subscription.chargePaid(event.nextBillingAt, gatewayNotification(event.occurredAt)));
+    if (event.outcome === 'paid' && settled.includes('payment.paid')) events.push(...subscription.chargePaid(event.nextBillingAt, gatewayNotification(event.occurredAt, target.eventClockResolutionMs)));
     if (event.outcome === 'failed' && settled.includes('payment.failed')) events.push(...subscription.chargeFailed());
     return events;
   };

@@ -5,16 +5,19 @@
  * `active`. Like Payment, every change goes through methods that return the
  * events it causes, which the caller writes in the same transaction.
  *
- * Reports from the gateway are placed in time (decision 17): a webhook
- * carries the gateway's own event time, a read (sync, reconciliation, a
- * cancel's answer) is the gateway's present truth. `gatewaySeenAt` keeps the
- * newest report applied, so a webhook older than it changes nothing.
+ * Reports from the gateway are placed in time (decision 17,
+ * domain/report-order.ts): a webhook carries the gateway's own event time, a
+ * read (sync, reconciliation, a cancel's answer) is the gateway's present
+ * truth and moves the status in any direction among the non-final ones
+ * (`active` back to `trialing`). `gatewaySeenAt` keeps the newest report
+ * applied, so a webhook older than it changes nothing.
  */
 import { defineEntity, p, type Opt } from '@mikro-orm/core';
 import { TEXT_LIMITS } from '../../contract/limits';
 import { SUBSCRIPTION_INTERVALS, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../contract/enums';
 import type { SubscriptionSnapshot } from '../../gateways/adapter';
 import type { DomainEvent, SubscriptionEventType } from '../events';
+import { gatewayRead, newestApplied, orderOfReport, type GatewayReport, type ReportOrder } from '../report-order';
 import { newId } from '../../contract/ids';
 import { registrationColumns } from '../registration/columns';
 
@@ -49,8 +52,8 @@ export const SubscriptionSchema = defineEntity({
   },
 });
 
-/** The moves a status may make; anything else the gateway reports is ignored. */
-const ALLOWED: Record<SubscriptionStatus, readonly SubscriptionStatus[]> = {
+/** The forward moves a status may make on a report whose place in time is unknown; anything else it reports is ignored. */
+const FORWARD: Record<SubscriptionStatus, readonly SubscriptionStatus[]> = {
   trialing: ['active', 'past_due', 'canceled'],
   active: ['past_due', 'canceled'],
   past_due: ['active', 'canceled'],
@@ -66,9 +69,15 @@ const EVENT_OF: Record<SubscriptionStatus, SubscriptionEventType | null> = {
   canceled: 'subscription.canceled',
 };
 
-export function nextSubscriptionStatus(current: SubscriptionStatus, reported: SubscriptionStatus, reportedIsKnown = true): SubscriptionStatus | null {
-  if (!reportedIsKnown || reported === current) return null;
-  return ALLOWED[current].includes(reported) ? reported : null;
+/**
+ * The status to move to, or null to stay: `canceled` is final and a stale
+ * report moves nothing; the gateway's present truth moves anywhere
+ * (decision 17); a report without an order only forward.
+ */
+export function nextSubscriptionStatus(current: SubscriptionStatus, reported: SubscriptionStatus, reportedIsKnown = true, order: ReportOrder = 'unordered'): SubscriptionStatus | null {
+  if (!reportedIsKnown || reported === current || current === 'canceled' || order === 'stale') return null;
+  if (order === 'present') return reported;
+  return FORWARD[current].includes(reported) ? reported : null;
 }
 
 export const subscriptionEventType = (status: SubscriptionStatus): SubscriptionEventType | null => EVENT_OF[status];
@@ -77,40 +86,6 @@ export const subscriptionEventType = (status: SubscriptionStatus): SubscriptionE
 export const initialSubscriptionStatus = (trialDays: number): SubscriptionStatus => (trialDays > 0 ? 'trialing' : 'active');
 
 const dateOrNull = (value: string | null): Date | null => (value ? new Date(value) : null);
-
-/**
- * What a gateway report is: `reportedAt` its own time (a webhook's event
- * time, or when a sync read the gateway; null when the protocol gives none)
- * and `present` whether it is a read of the gateway's state now, which is
- * never stale.
- */
-export interface GatewayReport {
-  reportedAt: Date | null;
-  present: boolean;
-}
-
-/** A read of the gateway made at `at` (sync, reconciliation, the answer to a cancel). */
-export const gatewayRead = (at: Date): GatewayReport => ({ reportedAt: at, present: true });
-
-/** An inbound webhook, stamped with the gateway's event time when its protocol has one. */
-export function gatewayNotification(occurredAt: string | null): GatewayReport {
-  const at = occurredAt ? new Date(occurredAt) : null;
-  return { reportedAt: at && !Number.isNaN(at.getTime()) ? at : null, present: false };
-}
-
-/**
- * How far apart two reports must be to be told apart: some protocols stamp
- * their events in whole seconds (gateway_a), so an event of the same second
- * as a sync may well be newer than what the sync read. Within this margin
- * the order is unknown and the transition table alone decides.
- */
-const REPORT_RESOLUTION_MS = 1_000;
-
-/** True when a webhook is certainly older than the newest report already applied. */
-export function isStaleReport(report: GatewayReport, newestApplied: Date | null | undefined): boolean {
-  if (report.present || !report.reportedAt || !newestApplied) return false;
-  return report.reportedAt.getTime() < newestApplied.getTime() - REPORT_RESOLUTION_MS;
-}
 
 export class Subscription extends SubscriptionSchema.class {
   get isRegistered(): Opt<boolean> {
@@ -152,15 +127,16 @@ export class Subscription extends SubscriptionSchema.class {
     this.gatewayStatus = snapshot.rawStatus.slice(0, 64);
   }
 
-  /** Keeps the time of the newest report applied (a report without a time tells nothing about it). */
-  private noteSeen(report: GatewayReport): void {
-    const at = report.reportedAt;
-    if (at && (!this.gatewaySeenAt || at > this.gatewaySeenAt)) this.gatewaySeenAt = at;
+  /** Where `report` stands against the newest report applied, which it then becomes unless it is stale. */
+  private place(report: GatewayReport): ReportOrder {
+    const order = orderOfReport(report, this.gatewaySeenAt);
+    this.gatewaySeenAt = newestApplied(report, order, this.gatewaySeenAt);
+    return order;
   }
 
-  /** Moves to `next` when the transition table allows it, with the event of the new status. */
-  private moveTo(next: SubscriptionStatus, canceledAt: string | null = null): DomainEvent[] {
-    if (!nextSubscriptionStatus(this.status as SubscriptionStatus, next)) return [];
+  /** Moves to `next` when a report in `order` may make that move, with the event of the new status. */
+  private moveTo(next: SubscriptionStatus, order: ReportOrder, canceledAt: string | null = null): DomainEvent[] {
+    if (!nextSubscriptionStatus(this.status as SubscriptionStatus, next, true, order)) return [];
     this.status = next;
     if (next === 'canceled') {
       this.canceledAt = dateOrNull(canceledAt) ?? new Date();
@@ -213,11 +189,11 @@ export class Subscription extends SubscriptionSchema.class {
   private confirm(snapshot: SubscriptionSnapshot, report: GatewayReport): DomainEvent[] {
     this.takeDetails(snapshot);
     if (snapshot.cancelAtPeriodEnd) this.cancelAtPeriodEnd = true;
-    this.noteSeen(report);
+    this.place(report);
     const ended = snapshot.statusKnown && snapshot.status === 'canceled';
     if (snapshot.statusKnown && !ended) this.status = snapshot.status;
     const events = this.recordCreated();
-    if (ended) events.push(...this.moveTo('canceled', snapshot.canceledAt));
+    if (ended) events.push(...this.moveTo('canceled', 'present', snapshot.canceledAt));
     return events;
   }
 
@@ -228,18 +204,20 @@ export class Subscription extends SubscriptionSchema.class {
   }
 
   /**
-   * Applies the gateway's view: cancel-at-period-end, dates, and a status the
-   * transition table allows. A webhook older than the newest report applied
-   * (`gatewaySeenAt`) is stale and changes nothing; a newer one, or a read of
-   * the gateway, is its truth.
+   * Applies the gateway's view: cancel-at-period-end, dates, and its status.
+   * A webhook older than the newest report applied (`gatewaySeenAt`) is stale
+   * and changes nothing; a read of the gateway, or a webhook no older, is its
+   * truth and moves the status in any direction among the non-final ones; a
+   * webhook without a time moves it only forward.
    */
   applyGatewaySnapshot(snapshot: SubscriptionSnapshot, report: GatewayReport): DomainEvent[] {
-    if (this.status === 'canceled' || isStaleReport(report, this.gatewaySeenAt)) return [];
+    if (this.status === 'canceled') return [];
+    const order = this.place(report);
+    if (order === 'stale') return [];
     this.takeDetails(snapshot);
-    this.noteSeen(report);
     if (snapshot.cancelAtPeriodEnd) this.cancelAtPeriodEnd = true;
     if (!snapshot.statusKnown) return [];
-    return this.moveTo(snapshot.status, snapshot.canceledAt);
+    return this.moveTo(snapshot.status, order, snapshot.canceledAt);
   }
 
   /**
@@ -263,11 +241,10 @@ export class Subscription extends SubscriptionSchema.class {
    */
   chargePaid(nextBillingAt: string | null, report: GatewayReport): DomainEvent[] {
     if (this.status === 'canceled') return [];
-    if (isStaleReport(report, this.gatewaySeenAt)) return [this.event('subscription.renewed')];
-    this.noteSeen(report);
+    if (this.place(report) === 'stale') return [this.event('subscription.renewed')];
     if (nextBillingAt) this.nextBillingAt = new Date(nextBillingAt);
-    // Becoming active records no event of its own (EVENT_OF): the renewal is the event.
-    return [...this.moveTo('active'), this.event('subscription.renewed')];
+    // A paid charge only ever makes it active (from a trial or past due). Becoming active records no event of its own (EVENT_OF): the renewal is the event.
+    return [...this.moveTo('active', 'unordered'), this.event('subscription.renewed')];
   }
 
   /** A charge attempt failed; the gateway may still retry before declaring past_due. */

@@ -172,6 +172,8 @@ export function toSubscriptionSnapshot(subscription: WireSubscription): Subscrip
 export class GatewayAAdapter implements GatewayAdapter {
   readonly name = PROVIDER;
   readonly capabilities = gatewayACapabilities;
+  /** An event's `created` is Unix seconds. */
+  readonly eventClockResolutionMs = 1_000;
   private readonly http: GatewayHttpClient;
   private readonly credentials: GatewayACredentials;
   private readonly endToEndIds = new EndToEndIds();

@@ -194,6 +194,8 @@ function cliente(customer: GatewayCustomer) {
 export class GatewayBAdapter implements GatewayAdapter {
   readonly name = PROVIDER;
   readonly capabilities = gatewayBCapabilities;
+  /** Its notifications carry no time: each is dated by the fetch of the state it reports, on this service's clock. */
+  readonly eventClockResolutionMs = 1;
   private readonly http: GatewayHttpClient;
   private readonly credentials: GatewayBCredentials;
   private readonly endToEndIds = new EndToEndIds();

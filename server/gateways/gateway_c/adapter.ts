@@ -203,6 +203,8 @@ const path = (ref: string) => encodeURIComponent(ref);
 export class GatewayCAdapter implements GatewayAdapter {
   readonly name = PROVIDER;
   readonly capabilities = gatewayCCapabilities;
+  /** `occurred_at` is an ISO 8601 time with milliseconds. */
+  readonly eventClockResolutionMs = 1;
   private readonly http: GatewayHttpClient;
   private readonly credentials: GatewayCCredentials;
 
