@@ -12,7 +12,8 @@ export const listEventsProcedure = authedProcedure
       summary: 'List events to catch up on missed webhooks',
       description:
         'The events of the key\'s environment, oldest first, each exactly the JSON body a webhook endpoint receives for it (same `id`, `type`, `createdAt` and `data`), whether or not an endpoint was registered. ' +
-        'Deliveries are not retried automatically: a receiver that was down reads here what it missed, from the id of the last event it processed (`after`), page by page until `hasMore` is false, deduplicating on `id` as it does for deliveries. ' +
+        'A delivery is attempted once unless its endpoint turned automatic retries on, and even retries end: a receiver that was down reads here what it missed, from the id of the last event it processed (`after`), page by page until `hasMore` is false, deduplicating on `id` as it does for deliveries. ' +
+        'Pages carry no total count: a list counts only what is cheap, never a whole table. ' +
         'The order is the order the changes were committed; paging never skips or repeats an event. An event becomes listable once every earlier event number has committed, which is at once in practice ' +
         `(an event whose transaction was rolled back holds back the ones after it for ${SETTLE_MS / 1000} s at most). ` +
         'Events are kept at least 30 days (EVENT_RETENTION_DAYS of the service); an `after` older than that is 400 `invalid_input` at `after`: start again without it. ' +
