@@ -17,6 +17,10 @@ export const registry = new Registry();
 
 // Process (CPU, memory, file descriptors, GC) and event-loop (nodejs_eventloop_lag_seconds and its percentiles) metrics, read on scrape.
 collectDefaultMetrics({ register: registry });
+// prom-client also exposes three gauges whose names end in `_total`, a suffix Prometheus keeps for counters (`promtool check
+// metrics` refuses them, and PromQL's rate() would be wrongly invited). Their by-type gauges stay and hold the same counts:
+// sum(nodejs_active_handles) is nodejs_active_handles_total.
+for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
 
 /** Seconds; from a 5 ms read to a gateway call at its 10 s timeout. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

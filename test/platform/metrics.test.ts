@@ -6,6 +6,7 @@
  * outcome, the webhook deliveries, the outbox lag, quota and rate-limit
  * refusals, and the process and event-loop metrics.
  */
+import { spawn } from 'node:child_process';
 import { setTimeout } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
@@ -46,6 +47,19 @@ async function scrape(): Promise<Sample[]> {
   expect(reply.status).toBe(200);
   expect(reply.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
   return parse(await reply.text());
+}
+
+/** Runs a program with `input` on its stdin: its exit code and its output (stdout and stderr together). */
+function run(file: string, args: string[], input = ''): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+    child.stdin.end(input);
+  });
 }
 
 const create = (body: unknown) => call(world.service.url, 'POST', '/v1/payments', { key: world.tenant.apiKey, body });
@@ -163,6 +177,21 @@ describe('a scrape after traffic', () => {
     expect(valueOf(samples, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(samples.some((s) => s.name === 'nodejs_eventloop_lag_seconds')).toBe(true);
     expect(samples.some((s) => s.name === 'nodejs_eventloop_lag_p99_seconds')).toBe(true);
+  });
+});
+
+describe('promtool', () => {
+  it('`promtool check metrics` finds nothing to fix in a scrape after traffic (names, units, types, help)', async (context) => {
+    const version = await run('promtool', ['--version']).catch(() => null);
+    // .ci/run installs it (Debian's prometheus package); elsewhere the check is skipped, saying so.
+    if (!version) return context.skip('promtool is not installed (Debian/Ubuntu: apt-get install prometheus): `promtool check metrics` not run');
+    const reply = await fetch(world.service.metricsUrl!);
+    expect(reply.status).toBe(200);
+    const exposition = await reply.text();
+    expect(exposition).toContain('webhook_deliveries_total{');
+    const checked = await run('promtool', ['check', 'metrics'], exposition);
+    expect(checked.output).toBe('');
+    expect(checked.code).toBe(0);
   });
 });
 
