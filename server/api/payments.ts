@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ExternalIdQuery } from '../contract/schemas/common';
+import { ExternalIdQuery, PathId } from '../contract/schemas/common';
 import { CreatePaymentInput, Payment } from '../contract/schemas/payment';
 import { CANCEL_PAYMENT, cancelPayment } from '../domain/payments/cancel';
 import { CREATE_PAYMENT, createPayment } from '../domain/payments/create';
@@ -9,7 +9,7 @@ import { paymentBody } from '../domain/payments/view';
 import { authedProcedure, markReplay } from './procedures';
 import { routeErrors } from './route-errors';
 
-const PaymentId = z.object({ id: z.string().meta({ description: 'Payment id, `pay_…`.' }) });
+const PaymentId = z.object({ id: PathId('pay', 'Payment id, `pay_…`; another form is 400 `invalid_id`.') });
 /** Cancel and sync take no body: any field sent in one is unknown, and refused. */
 const PaymentIdNoBody = z.strictObject(PaymentId.shape);
 

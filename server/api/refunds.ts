@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ExternalIdQuery } from '../contract/schemas/common';
+import { ExternalIdQuery, PathId } from '../contract/schemas/common';
 import { CreateRefundInput, Refund } from '../contract/schemas/refund';
 import { CREATE_REFUND, createRefund } from '../domain/refunds/create';
 import { FIND_REFUND, FIND_REFUND_BY_EXTERNAL_ID, findRefund, findRefundByExternalId } from '../domain/refunds/repository';
@@ -7,8 +7,8 @@ import { refundBody } from '../domain/refunds/view';
 import { authedProcedure, markReplay } from './procedures';
 import { routeErrors } from './route-errors';
 
-const PaymentId = z.string().meta({ description: 'Payment id, `pay_…`.' });
-const RefundId = z.object({ id: z.string().meta({ description: 'Refund id, `ref_…`.' }) });
+const PaymentId = PathId('pay', 'Payment id, `pay_…`; another form is 400 `invalid_id`.');
+const RefundId = z.object({ id: PathId('ref', 'Refund id, `ref_…`; another form is 400 `invalid_id`.') });
 
 export const createRefundProcedure = authedProcedure
   .meta({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ExternalIdQuery } from '../contract/schemas/common';
-import { CancelSubscriptionInput, CreateSubscriptionInput, Subscription } from '../contract/schemas/subscription';
+import { CancelSubscriptionInput, CreateSubscriptionInput, Subscription, SubscriptionPathId } from '../contract/schemas/subscription';
 import { CANCEL_SUBSCRIPTION, cancelSubscription } from '../domain/subscriptions/cancel';
 import { CREATE_SUBSCRIPTION, createSubscription } from '../domain/subscriptions/create';
 import { FIND_SUBSCRIPTION, FIND_SUBSCRIPTION_BY_EXTERNAL_ID, findSubscription, findSubscriptionByExternalId } from '../domain/subscriptions/repository';
@@ -63,7 +63,7 @@ export const getSubscription = authedProcedure
     },
     errors: routeErrors(FIND_SUBSCRIPTION),
   })
-  .input(z.object({ id: z.string() }))
+  .input(z.object({ id: SubscriptionPathId }))
   .output(Subscription)
   .query(async ({ ctx, input }) => subscriptionBody(await findSubscription(ctx.em, ctx.principal.environmentId, input.id)));
 
@@ -91,7 +91,7 @@ export const cancelSubscriptionProcedure = authedProcedure
   .mutation(async ({ ctx, input }) => subscriptionBody(await cancelSubscription(ctx, input.id, input.atPeriodEnd ?? false)));
 
 /** Sync takes no body: any field sent in one is unknown, and refused. */
-const SubscriptionIdNoBody = z.strictObject({ id: z.string().meta({ description: 'Subscription id, `sub_…`; a malformed one is 404 `not_found`.' }) });
+const SubscriptionIdNoBody = z.strictObject({ id: SubscriptionPathId });
 
 export const syncSubscriptionProcedure = authedProcedure
   .meta({

@@ -14,6 +14,9 @@ export type IdPrefix = 'org' | 'prj' | 'env' | 'key' | 'pay' | 'sub' | 'ref' | '
 /** Public ids: `<prefix>_` followed by 24 base36 characters (~124 bits). */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomToken(24)}`;
 
+/** The form of a public id of one kind, as a regular expression's source: the OpenAPI document states it for path ids and response ids. */
+export const idPattern = (prefix: IdPrefix): string => `^${prefix}_[0-9a-z]{24}$`;
+
 const ID_PATTERN = /^[a-z]+_[0-9a-z]{24}$/;
 export const isWellFormedId = (prefix: IdPrefix, value: string): boolean =>
   value.startsWith(`${prefix}_`) && ID_PATTERN.test(value);

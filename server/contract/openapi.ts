@@ -13,18 +13,23 @@ import type { AnyRouter } from '@trpc/server';
 import type { HeaderObject, SchemaObject } from 'openapi3-ts/oas31';
 import { GATEWAY_NAMES, PAYMENT_METHODS } from './enums';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors';
+import { METADATA_MAX_DEPTH } from './limits';
+import { noControlCharacters } from './schemas/text';
 import { errorExample, REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from './examples';
 import { CONTRACT_READINGS } from './readings';
+import { ExternalIdQuery } from './schemas/common';
 
+type Parameter = { in: string; name: string; required?: boolean; schema?: SchemaObject };
 type Operation = {
   operationId?: string;
+  parameters?: Parameter[];
   tags?: string[];
   security?: unknown[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown; examples?: unknown }> } | { $ref: string };
   responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
 };
 type RouteMeta = { openapi?: { method: string; path: string }; successStatus?: number; errors?: readonly string[]; rateLimit?: string; idempotentCreate?: true };
-type RouteFacts = RouteMeta & { strictInput: boolean };
+type RouteFacts = RouteMeta & { strictInput: boolean; lookup: boolean };
 
 const ERROR_RESPONSE_SCHEMA: SchemaObject = {
   type: 'object',
@@ -99,22 +104,24 @@ function errorResponses(codes: readonly string[], authenticated: boolean): Opera
 }
 
 /**
- * Any JSON value (metadata values). The array branch leaves its items open
- * instead of pointing back at JsonValue: the items of a JSON array are JSON
- * values anyway, and a self-reference through an array is the one recursion
- * openapi-typescript's output cannot express under \`tsc --strict\` (TS2502);
- * the object branch keeps the recursion.
+ * A JSON value that may hold `levels` more levels of arrays and objects, with
+ * the text rules metadata has (no control characters but tab and line
+ * breaks, in strings and keys alike). Written out level by level rather than
+ * recursively, so that the depth the service allows is the depth the schema
+ * allows.
  */
+function boundedJson(levels: number): SchemaObject {
+  const text = { type: 'string', pattern: noControlCharacters({ multiline: true }) } as const;
+  const scalars: SchemaObject[] = [text, { type: 'number' }, { type: 'boolean' }, { type: 'null' }];
+  if (levels === 0) return { anyOf: scalars };
+  const inner = boundedJson(levels - 1);
+  return { anyOf: [...scalars, { type: 'array', items: inner }, { type: 'object', propertyNames: text, additionalProperties: inner }] };
+}
+
+/** A metadata value: metadata's own object is the first of its METADATA_MAX_DEPTH levels. */
 const JSON_VALUE_SCHEMA: SchemaObject = {
-  description: 'Any JSON value.',
-  anyOf: [
-    { type: 'string' },
-    { type: 'number' },
-    { type: 'boolean' },
-    { type: 'null' },
-    { type: 'array', items: {}, description: 'A JSON array; its items are JSON values.' },
-    { type: 'object', additionalProperties: { $ref: '#/components/schemas/JsonValue' } },
-  ],
+  description: `A value in \`metadata\`: any JSON value, its arrays and objects nested at most ${METADATA_MAX_DEPTH - 1} levels deep (so \`metadata\` is at most ${METADATA_MAX_DEPTH} levels); no control characters in its strings or keys except tab, line feed and carriage return.`,
+  ...boundedJson(METADATA_MAX_DEPTH - 1),
 };
 
 const TAGS = [
@@ -193,7 +200,8 @@ function metaByRoute(router: AnyRouter): Map<string, RouteFacts> {
   for (const procedure of Object.values(router._def.procedures) as { _def: { meta?: RouteMeta; inputs?: unknown[] } }[]) {
     const meta = procedure._def.meta;
     const strictInput = (procedure._def.inputs ?? []).some(isStrictObject);
-    if (meta?.openapi) routes.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, { ...meta, strictInput });
+    const lookup = (procedure._def.inputs ?? []).includes(ExternalIdQuery);
+    if (meta?.openapi) routes.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, { ...meta, strictInput, lookup });
   }
   return routes;
 }
@@ -208,6 +216,39 @@ function closeStrictBody(operation: Operation): void {
   const schema = body && !('$ref' in body) ? (body.content?.['application/json']?.schema as SchemaObject | undefined) : undefined;
   if (schema?.type === 'object' && schema.additionalProperties === undefined) schema.additionalProperties = false;
 }
+
+/**
+ * The lookups' `externalId` is optional in their input only so that its
+ * absence is answered with the contract's 400 `missing_query` rather than a
+ * schema's `invalid_input`: the service requires it, non-empty, and so does
+ * the document.
+ */
+function requireExternalId(operation: Operation): void {
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.in !== 'query' || parameter.name !== 'externalId') continue;
+    parameter.required = true;
+    parameter.schema = { ...parameter.schema, minLength: 1 };
+  }
+}
+
+/**
+ * A POST route without a body (cancel, sync) takes no body or an empty JSON
+ * object, and refuses a field in one (decision 12): stated as an optional body
+ * that must be `{}`, so a validator refuses what the service refuses.
+ */
+const EMPTY_BODY = {
+  required: false,
+  description: 'No body, or an empty JSON object; any field in it is 400 `invalid_input`.',
+  content: { 'application/json': { schema: { type: 'object', maxProperties: 0 }, examples: { empty: { summary: 'An empty object', value: {} } } } },
+};
+
+/**
+ * CreatePaymentInput's rule across fields, which the generator cannot carry
+ * over from a refinement: `card` is refused when `method` is pix.
+ */
+const CARD_ONLY_WITH_CARD_METHOD: SchemaObject = {
+  not: { type: 'object', required: ['method', 'card'], properties: { method: { type: 'string', enum: ['pix', 'PIX'] }, card: { type: 'object' } } },
+};
 
 export function buildOpenApiDocument(router: AnyRouter, baseUrl: string): OpenAPIObject {
   const document = generateOpenApiDocument(router, {
@@ -232,6 +273,8 @@ export function buildOpenApiDocument(router: AnyRouter, baseUrl: string): OpenAP
       // The root requires the API key; a public route says so explicitly.
       if (!authenticated) value.security = [];
       if (meta.strictInput) closeStrictBody(value);
+      if (meta.lookup) requireExternalId(value);
+      if (meta.strictInput && method === 'post' && !value.requestBody) value.requestBody = { $ref: '#/components/requestBodies/EmptyBody' };
       const success = value.responses['200'];
       if (success) successExamples(success);
       const responses: Operation['responses'] = {};
@@ -253,6 +296,9 @@ export function buildOpenApiDocument(router: AnyRouter, baseUrl: string): OpenAP
     headers: HEADERS,
   };
   nameRequestBodies(document);
+  const named = document.components!.schemas as Record<string, SchemaObject>;
+  named.CreatePaymentRequest = { ...named.CreatePaymentRequest, ...CARD_ONLY_WITH_CARD_METHOD };
+  (document.components!.requestBodies as Record<string, unknown>).EmptyBody = EMPTY_BODY;
   const completed = nameJsonValue(document);
   return {
     openapi: completed.openapi,

@@ -222,9 +222,21 @@ export type Health = {
   service: "service-payments";
 };
 
-/** Any JSON value. */
-export type JsonValue = string | number | boolean | null | unknown[] | {
-  [key: string]: JsonValue;
+/** A value in `metadata`: any JSON value, its arrays and objects nested at most 3 levels deep (so `metadata` is at most 4 levels); no control characters in its strings or keys except tab, line feed and carriage return. */
+export type JsonValue = string | number | boolean | null | (string | number | boolean | null | (string | number | boolean | null | (string | number | boolean | null)[] | {
+  [key: string]: string | number | boolean | null;
+})[] | {
+  [key: string]: string | number | boolean | null | (string | number | boolean | null)[] | {
+    [key: string]: string | number | boolean | null;
+  };
+})[] | {
+  [key: string]: string | number | boolean | null | (string | number | boolean | null | (string | number | boolean | null)[] | {
+    [key: string]: string | number | boolean | null;
+  })[] | {
+    [key: string]: string | number | boolean | null | (string | number | boolean | null)[] | {
+      [key: string]: string | number | boolean | null;
+    };
+  };
 };
 
 export type Payment = {
@@ -361,6 +373,21 @@ export type ValidationIssue = {
   message: string;
 };
 
+/** Request body of `POST /v1/payments/{id}/cancel`. */
+export type CancelPaymentRequest = {
+  [key: string]: unknown;
+};
+
+/** Request body of `POST /v1/payments/{id}/sync`. */
+export type SyncPaymentRequest = {
+  [key: string]: unknown;
+};
+
+/** Request body of `POST /v1/subscriptions/{id}/sync`. */
+export type SyncSubscriptionRequest = {
+  [key: string]: unknown;
+};
+
 /** Every operation of /v1 by operationId: how it is called, what it answers, which error codes it may return. */
 export interface Operations {
   "authTest": {
@@ -391,7 +418,7 @@ export interface Operations {
     method: "POST";
     path: "/v1/payments/{id}/cancel";
     successStatus: 200;
-    request: never;
+    request: CancelPaymentRequest;
     response: Payment;
     errors: "invalid_json" | "invalid_input" | "invalid_id" | "cannot_cancel_pix" | "unauthorized" | "not_found" | "cannot_cancel_status" | "cannot_cancel_paid" | "already_canceled" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
   };
@@ -423,7 +450,7 @@ export interface Operations {
     method: "POST";
     path: "/v1/payments/{id}/sync";
     successStatus: 200;
-    request: never;
+    request: SyncPaymentRequest;
     response: Payment;
     errors: "invalid_json" | "invalid_input" | "invalid_id" | "unauthorized" | "not_found" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
   };
@@ -487,7 +514,7 @@ export interface Operations {
     method: "POST";
     path: "/v1/subscriptions/{id}/sync";
     successStatus: 200;
-    request: never;
+    request: SyncSubscriptionRequest;
     response: Subscription;
     errors: "invalid_json" | "invalid_input" | "unauthorized" | "not_found" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
   };

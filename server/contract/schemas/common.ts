@@ -1,8 +1,8 @@
 /** Request pieces shared by payment and subscription creation: customer, metadata, amounts, enums. */
 import { z } from 'zod';
-import type { IdPrefix } from '../ids';
+import { idPattern, type IdPrefix } from '../ids';
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, TEXT_LIMITS } from '../limits';
-import { text, textProblem } from './text';
+import { NON_DIGIT_TEXT, noControlCharacters, text, textProblem } from './text';
 
 export const digitsOf = (value: string): string => value.replace(/\D/g, '');
 
@@ -13,9 +13,13 @@ export const CustomerInput = z
     document: text({ max: TEXT_LIMITS.customerDocument })
       .min(8)
       .refine((v) => [11, 14].includes(digitsOf(v).length), 'must contain 11 digits (CPF) or 14 digits (CNPJ)')
-      .meta({ description: 'CPF or CNPJ, digits or formatted; punctuation is removed before it is sent to the gateway. Never stored in plaintext.' }),
+      .meta({
+        description: 'CPF or CNPJ, digits or formatted; punctuation is removed before it is sent to the gateway. Never stored in plaintext.',
+        pattern: `^${NON_DIGIT_TEXT}*(?:[0-9]${NON_DIGIT_TEXT}*){11}(?:(?:[0-9]${NON_DIGIT_TEXT}*){3})?$`,
+      }),
     phone: text({ max: TEXT_LIMITS.customerPhone })
       .refine((v) => digitsOf(v).length >= 10, 'must contain area code and number, at least 10 digits')
+      .meta({ pattern: `^${NON_DIGIT_TEXT}*(?:[0-9]${NON_DIGIT_TEXT}*){10,}$` })
       .nullish()
       .meta({ description: 'Required for card payments routed to gateway_c and for subscriptions routed to gateway_c.' }),
   })
@@ -51,7 +55,7 @@ function inspectJson(root: unknown): { depth: number; problem: string | null } {
 }
 
 export const MetadataInput = z
-  .record(z.string(), z.json().meta({ id: 'JsonValue', description: 'Any JSON value.' }))
+  .record(z.string().meta({ pattern: noControlCharacters({ multiline: true }) }), z.json().meta({ id: 'JsonValue', description: 'Any JSON value.' }))
   .superRefine((value, ctx) => {
     if (Buffer.byteLength(JSON.stringify(value), 'utf8') > METADATA_MAX_BYTES) {
       ctx.addIssue({ code: 'custom', message: `must be at most ${METADATA_MAX_BYTES} bytes when serialized as JSON` });
@@ -74,7 +78,15 @@ export const Timestamp = z.iso.datetime().meta({ description: 'ISO 8601 timestam
  * (contract/ids.ts makes every one of them; a path id of another form is
  * refused before any read), so a client can check what it stores.
  */
-export const PublicId = (prefix: IdPrefix) => z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{24}$`));
+export const PublicId = (prefix: IdPrefix) => z.string().regex(new RegExp(idPattern(prefix)));
+
+/**
+ * An id in a request's path. Its form is documented (the pattern) but not
+ * checked here: the use case answers a malformed id with the route's own
+ * code (400 `invalid_id` for payments and refunds, 404 `not_found` for
+ * subscriptions), which a schema failure (`invalid_input`) would replace.
+ */
+export const PathId = (prefix: IdPrefix, description: string) => z.string().meta({ description, pattern: idPattern(prefix) });
 
 export const Amount = z.int().positive().meta({ description: 'Integer amount in cents (minor units of BRL).' });
 export const Currency = z.literal('BRL').default('BRL').meta({ description: 'Only BRL.' });
@@ -86,6 +98,16 @@ export const ExternalId = text({ min: 1, max: TEXT_LIMITS.externalId }).meta({ d
  * whether plain `http://` is allowed depends on the environment, which the
  * use case knows.
  */
+/**
+ * The written form of a return URL, which the document states as its pattern:
+ * `http://` or `https://` (any case), a host part without spaces, `@` or
+ * backslashes, then anything but control characters. The URL parser alone
+ * would also take forms it repairs (`https:example.com`, a leading space, a
+ * backslash for a slash), which the document could not describe.
+ */
+const RETURN_URL_FORM = '^[hH][tT][tT][pP][sS]?://[^/?#@\\\\\\x00-\\x20\\x7f-\\x9f]+(?:[/?#][^\\x00-\\x1f\\x7f-\\x9f]*)?$';
+const RETURN_URL_FORM_REGEX = new RegExp(RETURN_URL_FORM);
+
 export const ReturnUrl = text({ max: TEXT_LIMITS.returnUrl })
   .superRefine((value, ctx) => {
     const url = URL.canParse(value) ? new URL(value) : null;
@@ -93,6 +115,8 @@ export const ReturnUrl = text({ max: TEXT_LIMITS.returnUrl })
       ctx.addIssue({ code: 'custom', message: 'must be an absolute https:// URL' });
     } else if (url.username || url.password) {
       ctx.addIssue({ code: 'custom', message: 'must not carry a user name or password' });
+    } else if (!RETURN_URL_FORM_REGEX.test(value)) {
+      ctx.addIssue({ code: 'custom', message: 'must be an absolute https:// URL' });
     }
   })
   .meta({
@@ -101,6 +125,7 @@ export const ReturnUrl = text({ max: TEXT_LIMITS.returnUrl })
       'An absolute `https://` URL; `http://` is accepted only for a loopback host (`localhost`, `127.0.0.1`, `[::1]`) in a sandbox environment. ' +
       'Passed to the gateway as it is; a gateway without a hosted checkout ignores it. Your page should read the payment\'s status from this API (or wait for the webhook), never from the return itself.',
     format: 'uri',
+    pattern: RETURN_URL_FORM,
   });
 
 /** `?externalId=` of the lookups: the same text rules as the field it looks up (a NUL would reach the database's query). */

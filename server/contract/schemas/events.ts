@@ -16,8 +16,12 @@ const EventId = z.string().regex(/^evt_[0-9a-z]{24}$/, 'must be an event id, evt
 /**
  * Query parameters are strings on the wire and the router never coerces
  * (http/no-coercion.ts): `limit` is read from its digits here, so `1e2`,
- * `0x10` or ` 5` are refused rather than guessed.
+ * `0x10` or ` 5` are refused rather than guessed. One pattern says exactly
+ * which texts are 1 to 100 (at most three digits, leading zeros allowed), so
+ * the OpenAPI document admits what the service admits and nothing else (an
+ * integer schema would let a validator coerce `1e2` or ` 5`).
  */
+const PAGE_SIZE_TEXT = '^(?:0{0,2}[1-9]|0?[1-9][0-9]|100)$';
 export const ListEventsQuery = z.object({
   after: EventId.meta({
     description:
@@ -28,10 +32,9 @@ export const ListEventsQuery = z.object({
   type: z.enum(WEBHOOK_EVENT_TYPES).meta({ description: 'Only events of this type.' }).optional(),
   limit: z
     .string()
-    .regex(/^[0-9]{1,3}$/, `must be an integer from 1 to ${EVENTS_PAGE_SIZE.max}`)
-    .meta({ description: `Events per page, an integer from 1 to ${EVENTS_PAGE_SIZE.max}; default ${EVENTS_PAGE_SIZE.default}.`, example: '50' })
+    .regex(new RegExp(PAGE_SIZE_TEXT), `must be an integer from 1 to ${EVENTS_PAGE_SIZE.max}`)
+    .meta({ description: `Events per page, an integer from 1 to ${EVENTS_PAGE_SIZE.max} written in decimal digits; default ${EVENTS_PAGE_SIZE.default}.`, example: '50' })
     .transform(Number)
-    .pipe(z.int().min(1, `must be an integer from 1 to ${EVENTS_PAGE_SIZE.max}`).max(EVENTS_PAGE_SIZE.max, `must be an integer from 1 to ${EVENTS_PAGE_SIZE.max}`))
     .optional(),
 });
 

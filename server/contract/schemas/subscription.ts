@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GATEWAY_NAMES, PAYMENT_METHODS, SUBSCRIPTION_INTERVALS, SUBSCRIPTION_STATUSES } from '../enums';
 import { TEXT_LIMITS } from '../limits';
-import { Amount, caseInsensitiveEnum, Currency, CustomerInput, CustomerOutput, ExternalId, MetadataInput, PublicId, ReturnUrl, Timestamp } from './common';
+import { Amount, caseInsensitiveEnum, Currency, CustomerInput, CustomerOutput, ExternalId, MetadataInput, PathId, PublicId, ReturnUrl, Timestamp } from './common';
 import { text } from './text';
 
 export const CreateSubscriptionInput = z.strictObject({
@@ -39,9 +39,12 @@ export const CreateSubscriptionInput = z.strictObject({
     }),
 });
 
+/** A subscription's id in a path: a malformed one is answered as one that does not exist (reading 4). */
+export const SubscriptionPathId = PathId('sub', 'Subscription id, `sub_…`; another form is 404 `not_found`.');
+
 /** `POST /v1/subscriptions/{id}/cancel`: the path's id and the optional body. */
 export const CancelSubscriptionInput = z.strictObject({
-  id: z.string(),
+  id: SubscriptionPathId,
   atPeriodEnd: z.boolean().optional().meta({ description: 'Default false.' }),
 });
 

@@ -12,8 +12,19 @@
 import { z } from 'zod';
 import { TEXT_LIMITS } from '../limits';
 
-const SINGLE_LINE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/;
-const MULTI_LINE_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+/** Control characters refused in one-line text, and in text that may span lines (which keeps tab, line feed, carriage return), as regular-expression classes. */
+const SINGLE_LINE_CONTROLS = '\\x00-\\x1f\\x7f-\\x9f';
+const MULTI_LINE_CONTROLS = '\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f';
+const SINGLE_LINE_FORBIDDEN = new RegExp(`[${SINGLE_LINE_CONTROLS}]`);
+const MULTI_LINE_FORBIDDEN = new RegExp(`[${MULTI_LINE_CONTROLS}]`);
+
+/**
+ * The same rule as a JSON Schema `pattern` (ECMA-262, read the same with or
+ * without the `u` flag), so the OpenAPI document refuses what the service does.
+ */
+export const noControlCharacters = (options: { multiline?: boolean } = {}): string => `^[^${options.multiline ? MULTI_LINE_CONTROLS : SINGLE_LINE_CONTROLS}]*$`;
+/** A character of one-line text that is not an ASCII digit: what may surround the digits of a document or phone number, in a pattern. */
+export const NON_DIGIT_TEXT = `[^${SINGLE_LINE_CONTROLS}0-9]`;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Length in Unicode code points (what `varchar(n)` and JSON Schema `maxLength` count). */
@@ -52,7 +63,7 @@ export function text(options: { max: number; min?: number; multiline?: boolean }
       const problem = textProblem(value, options);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
-    .meta({ maxLength: max, ...(min !== undefined ? { minLength: min } : {}) });
+    .meta({ maxLength: max, ...(min !== undefined ? { minLength: min } : {}), pattern: noControlCharacters(options) });
 }
 
 /** The id of one of the service's records (`org_…`, `env_…`, `gwa_…`), as the operator API receives it. */
