@@ -4,10 +4,14 @@
  * the checks' outcomes):
  * - `/livez`: 200 while the process serves HTTP at all. A failing liveness
  *   probe restarts the process, so it checks nothing a restart cannot fix.
- * - `/readyz`: 200 when this node can serve requests: the database answers
- *   and, with REDIS_URL, Redis does; 503 while either does not, and from the
- *   moment the node starts draining (SIGTERM), so the balancer stops sending
- *   it new requests while in-flight ones finish. Each check has a deadline
+ * - `/readyz`: 200 when this node can serve requests: the database answers.
+ *   503 while it does not, and from the moment the node starts draining
+ *   (SIGTERM), so the balancer stops sending it new requests while in-flight
+ *   ones finish. Redis is checked and reported (`checks.redis`) but does not
+ *   make the node unready: every node shares one Redis, so an outage would
+ *   take every node out of the balancer at once, while each node still
+ *   serves without it (what each shared counter does then: README,
+ *   Performance). Each check has a deadline
  *   well under a second, and a check still running is waited on rather than
  *   started again, however often the probe is asked: an unreachable database
  *   is reported promptly, and hung checks never pile up on its connections.
@@ -62,7 +66,8 @@ export function probes(app: Express, readiness: Readiness): void {
   app.get('/readyz', async (_req, res) => {
     if (readiness.draining()) return answer(res, 503, { status: 'draining' });
     const [databaseOutcome, redisOutcome] = await Promise.all([database(), redis()]);
-    const ready = databaseOutcome === 'ok' && redisOutcome !== 'unreachable';
+    // Redis only reported: see the comment at the top.
+    const ready = databaseOutcome === 'ok';
     answer(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', checks: { database: databaseOutcome, redis: redisOutcome } });
   });
 }

@@ -23,6 +23,9 @@ export function localTenancyEpoch(): TenancyEpoch {
 export function redisTenancyEpoch(store: SharedStore): TenancyEpoch {
   const key = `${store.prefix}tenancy:epoch`;
   const fresh = () => randomBytes(12).toString('base64url');
+  // An operator change made while Redis was unreachable could not replace the epoch; the entries cached under it before
+  // the outage must not come back with it. Each node that saw the outage replaces it once Redis answers.
+  store.onRecovered(() => void store.client.set(key, fresh()).catch((error: unknown) => store.degraded('api-key cache', error)));
   return {
     async read() {
       if (!store.ready()) return null;

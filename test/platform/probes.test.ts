@@ -1,6 +1,6 @@
 /**
  * Liveness and readiness for a load balancer (http/probes.ts): `/readyz`
- * follows the database (and Redis when configured), answers promptly when
+ * follows the database (Redis is reported, not required), answers promptly when
  * PostgreSQL is gone and recovers when it returns; `/livez` and the
  * contract's `/v1/health` do not depend on storage.
  */
@@ -82,6 +82,12 @@ describe('readiness checks', () => {
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) };
   }
 
+  it('stays ready while Redis is unreachable, and says so: one Redis behind every node must not empty the balancer', async () => {
+    const app = await probed({ draining: () => false, database: async () => 1, redis: () => Promise.reject(new Error('connection refused')) });
+    expect(await get(`${app.url}/readyz`)).toMatchObject({ status: 200, body: { status: 'ready', checks: { database: 'ok', redis: 'unreachable' } } });
+    await app.close();
+  });
+
   it('is not ready while draining, whatever the stores say', async () => {
     const app = await probed({ draining: () => true, database: async () => 1, redis: null });
     expect(await get(`${app.url}/readyz`)).toMatchObject({ status: 503, body: { status: 'draining' } });
@@ -94,10 +100,10 @@ describe('readiness checks', () => {
       started++;
       return new Promise(() => {});
     };
-    const app = await probed({ draining: () => false, database: async () => 1, redis: hanging });
+    const app = await probed({ draining: () => false, database: hanging, redis: async () => 'PONG' });
     const answers = await Promise.all(Array.from({ length: 5 }, () => get(`${app.url}/readyz`)));
-    expect(answers.every((answer) => answer.status === 503 && (answer.body.checks as Record<string, string>).redis === 'unreachable')).toBe(true);
-    expect(answers.every((answer) => (answer.body.checks as Record<string, string>).database === 'ok')).toBe(true);
+    expect(answers.every((answer) => answer.status === 503 && (answer.body.checks as Record<string, string>).database === 'unreachable')).toBe(true);
+    expect(answers.every((answer) => (answer.body.checks as Record<string, string>).redis === 'ok')).toBe(true);
     expect((await get(`${app.url}/readyz`)).status).toBe(503);
     expect(started).toBe(1);
     await app.close();

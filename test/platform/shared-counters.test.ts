@@ -183,6 +183,6 @@ describe('Redis unreachable: the service fails open, limits and quota still hold
     const after = await create(service.url, tenant.apiKey);
     expect(after.status).toBe(402);
     expect(after.body).toMatchObject({ limit: 5, used: 5 });
-    expect(service.logs()).toMatch(/Redis unavailable/);
+    expect(service.logs()).toMatch(/Redis unreachable/);
   });
 });
