@@ -45,6 +45,11 @@ export interface RoutingAttempt {
   orphan?: OrphanFate;
   /** The orphan's reference at its gateway, once known; never used to read or change the resource. */
   orphanRef?: string;
+  /**
+   * When the orphan's gateway reported it paid (a notification or a reconciliation read, decision 28): money taken
+   * by an attempt that was abandoned, to be returned there; the payment itself is unchanged (decision 21).
+   */
+  reportedPaidAt?: string;
 }
 
 export interface RoutingTrace {

@@ -89,7 +89,14 @@ export function RoutingTrace({ trace, what }: { trace: Trace; what: 'payment' | 
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{Math.round(attempt.durationMs)} ms</Table.Td>
                 <Table.Td>
                   <Text size="sm" style={{ wordBreak: 'break-word' }}>
-                    {[attempt.detail, attempt.orphan && ORPHAN[attempt.orphan]].filter(Boolean).join('; ') || '—'}
+                    {[
+                      attempt.detail,
+                      attempt.orphan && ORPHAN[attempt.orphan],
+                      // Decision 28: money an abandoned attempt took, to be returned at that gateway; the payment is unchanged.
+                      attempt.reportedPaidAt && `its gateway reported it paid on ${formatDateTime(attempt.reportedPaidAt)}: money to return there`,
+                    ]
+                      .filter(Boolean)
+                      .join('; ') || '—'}
                   </Text>
                 </Table.Td>
               </Table.Tr>

@@ -23,8 +23,9 @@ import { subscriptionChargeChange } from '../subscriptions/charges';
 import { cancelLateCheckout } from '../subscriptions/sync';
 import { refundSnapshotChange } from '../refunds/apply-snapshot';
 import { Refund } from '../refunds/refund';
+import { noteOrphanReport } from '../reconciliation/orphan-reports';
 
-export type EventOutcome = 'applied' | 'duplicate' | 'unknown_reference';
+export type EventOutcome = 'applied' | 'duplicate' | 'unknown_reference' | 'abandoned_attempt';
 
 export interface InboundTarget {
   accountId: string;
@@ -90,8 +91,12 @@ async function cancelLateCheckoutOf(em: EntityManager, services: Services, targe
 
 export async function applyGatewayEvent(em: EntityManager, services: Services, target: InboundTarget, event: GatewayEvent): Promise<EventOutcome> {
   const application = await applicationOf(em, services, target, event);
-  // No receipt: if the resource appears later (its create still committing), a redelivery applies.
-  if (!application) return 'unknown_reference';
+  if (!application) {
+    // An attempt a fallback abandoned (decision 28): a paid one is marked on its payment's trace, never applied to the payment.
+    if (event.kind === 'payment_status' && (await noteOrphanReport(em, services, target, event.payment))) return 'abandoned_attempt';
+    // No receipt: if the resource appears later (its create still committing), a redelivery applies.
+    return 'unknown_reference';
+  }
   let duplicate = false;
   await application(em, services, async (tx) => {
     duplicate = !(await recordReceipt(tx, target, event));

@@ -23,6 +23,7 @@ import type { RequestContext } from '../request-context';
 import { ROUTE_NEW } from '../routing';
 import { Payment } from './payment';
 import { paymentByExternalId } from './repository';
+import { watchOrphans } from '../reconciliation/orphan-reports';
 
 export type CreatePaymentRequest = z.output<typeof CreatePaymentBody>;
 
@@ -123,5 +124,7 @@ function paymentOrphans(method: 'pix' | 'card'): OrphanSweep<CreatePaymentInput>
       if (!['canceled', 'failed', 'expired'].includes(orphan.status)) await route.adapter.cancelPayment(orphan.gatewayRef);
       return { fate: 'canceled', ref: orphan.gatewayRef };
     },
+    // Canceled by our decision, not its gateway's word: read for late money like a payment the service canceled (decision 28).
+    watch: (services, paymentId) => watchOrphans(services.db.fork(), services, paymentId),
   };
 }

@@ -13,6 +13,7 @@ import type { DomainEvent, PaymentEventType } from '../events';
 import { newId } from '../../contract/ids';
 import { raises } from '../raises';
 import { registrationColumns } from '../registration/columns';
+import type { RoutingAttempt, RoutingTrace } from '../routing-trace';
 import { newestApplied, orderOfReport, type GatewayReport, type ReportOrder } from '../report-order';
 
 /** How a payment may end without its gateway's word (decision 28). */
@@ -32,6 +33,8 @@ export const PaymentSchema = defineEntity({
     { name: 'payments_customer_email_search_index', expression: 'create index "payments_customer_email_search_index" on "payments" ("environment_id", lower("customer_email") text_pattern_ops)' },
     // Background reconciliation reads what is due; only unfinished rows carry a time, so the index stays small.
     { name: 'payments_reconcile_due_index', expression: 'create index "payments_reconcile_due_index" on "payments" ("reconcile_at") where "reconcile_at" is not null' },
+    // A notification about an attempt a fallback abandoned finds its payment by the orphan's reference (reconciliation/orphan-reports.ts).
+    { name: 'payments_orphan_refs_index', expression: `create index "payments_orphan_refs_index" on "payments" using gin ((jsonb_path_query_array("routing_trace", '$.attempts[*].orphanRef')))` },
   ],
   properties: {
     id: p.string().primary().onCreate(() => newId('pay')),
@@ -106,6 +109,10 @@ export function nextPaymentStatus(current: PaymentStatus, reported: PaymentStatu
 }
 
 export const paymentEventType = (status: PaymentStatus): PaymentEventType | null => EVENT_OF[status];
+
+/** The abandoned attempts whose orphan is known by its reference and was not reported paid yet: what a read can still find (decision 28). */
+export const orphansToWatch = (trace: RoutingTrace | null | undefined): (RoutingAttempt & { orphanRef: string })[] =>
+  (trace?.attempts ?? []).filter((attempt): attempt is RoutingAttempt & { orphanRef: string } => attempt.orphanRef != null && attempt.reportedPaidAt == null);
 
 const ENDED: readonly PaymentStatus[] = ['canceled', 'expired', 'failed'];
 
@@ -186,10 +193,16 @@ export class Payment extends PaymentSchema.class {
     this.gatewayStatus = snapshot.rawStatus.slice(0, 64);
     // Decision 26: the gateway's time of payment where it reports one, else the moment we learn it.
     if (next === 'paid') this.paidAt = snapshot.paidAt ? new Date(snapshot.paidAt) : new Date();
-    // Nothing is left to find out at the gateway (a late payment is reported by its webhook or a sync).
-    if (isFinalPaymentStatus(next)) this.reconcileAt = null;
+    // Nothing is left to find out at the gateway (a late payment is reported by its webhook or a sync),
+    // unless abandoned attempts of it are still watched for late money (decision 28).
+    if (isFinalPaymentStatus(next) && !this.watchesOrphans()) this.reconcileAt = null;
     const type = paymentEventType(next);
     return type ? [this.event(type)] : [];
+  }
+
+  /** Whether abandoned attempts of it, known by their reference, are still read for late money (decision 28). */
+  watchesOrphans(): boolean {
+    return this.lateWatchUntil != null && this.lateWatchUntil > new Date() && orphansToWatch(this.routingTrace).length > 0;
   }
 
   /**

@@ -21,7 +21,7 @@ import type { EntityManager } from '../../db/orm';
 import type { Services } from '../../services';
 import { lostByTheGateway, refusedByTheGateway } from '../gateway-calls';
 import { paymentRegistration } from '../payments/create';
-import { isFinalPaymentStatus, Payment } from '../payments/payment';
+import { isFinalPaymentStatus, orphansToWatch, Payment } from '../payments/payment';
 import { refreshPayment } from '../payments/sync';
 import { completeRegistration, type RegistrationSteps } from '../registration/create-once';
 import type { GatewayResource } from '../registration/columns';
@@ -33,6 +33,7 @@ import { RECONCILED_REFUNDS } from '../refunds/reconcile';
 import { claimDueReads, finishRead, releaseRead, type DueRead } from './claims';
 import type { ReconciledKind } from './kind';
 import { expireByClockWhenDue, paymentNeedsRead } from './late-money';
+import { readOrphans } from './orphan-reports';
 import { nextLateReadAt, nextReadAt } from './schedule';
 
 /** Claimed at once per kind and pass; a pass continues while there is more due. */
@@ -95,8 +96,9 @@ const PAYMENTS = reconciledKind<Payment>({
   isFinal: (payment) => isFinalPaymentStatus(payment.status),
   pixExpiresAt: (payment) => (payment.method === 'pix' ? (payment.expiresAt ?? null) : null),
   needsRead: paymentNeedsRead,
-  afterRead: expireByClockWhenDue,
-  lateWatchUntil: (payment) => (isFinalPaymentStatus(payment.status) && paymentNeedsRead(payment) ? payment.lateWatchUntil! : null),
+  afterRead: async (em, services, payment) => readOrphans(em, services, await expireByClockWhenDue(em, services, payment)),
+  lateWatchUntil: (payment) =>
+    isFinalPaymentStatus(payment.status) && (paymentNeedsRead(payment) || orphansToWatch(payment.routingTrace).length > 0) ? (payment.lateWatchUntil ?? null) : null,
 });
 
 const SUBSCRIPTIONS = reconciledKind<Subscription>({

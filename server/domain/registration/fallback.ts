@@ -67,6 +67,8 @@ export interface OrphanSweep<R> {
   settle(route: Route, request: R): Promise<{ fate: OrphanFate; ref?: string }>;
   /** The fate recorded without calling anything (a Pix: left to expire), or null to call `settle`. */
   immediate(route: Route): OrphanFate | null;
+  /** Once an orphan's reference is recorded: watch it for late money (decision 28; payments). */
+  watch?(services: Services, resourceId: string): Promise<void>;
 }
 
 interface Abandoned<R> {
@@ -278,9 +280,11 @@ function sweepLater<T extends GatewayResource & { routingTrace?: RoutingTrace | 
         settled = { fate: 'cancel_failed' };
       }
       // The resource is gone when its create was refused at the last gateway: then there is no trace to write.
-      await setOrphanFate(services, entity, resourceId, attempt, settled).catch((error: unknown) =>
-        services.log.warn({ resourceId, err: error }, 'could not record what became of an abandoned routing attempt'),
-      );
+      try {
+        if ((await setOrphanFate(services, entity, resourceId, attempt, settled)) && settled.ref) await orphans.watch?.(services, resourceId);
+      } catch (error) {
+        services.log.warn({ resourceId, err: error }, 'could not record what became of an abandoned routing attempt');
+      }
     };
     void run();
   }
@@ -292,9 +296,10 @@ async function setOrphanFate<T extends GatewayResource & { routingTrace?: Routin
   resourceId: string,
   attempt: number,
   settled: { fate: OrphanFate; ref?: string },
-): Promise<void> {
+): Promise<boolean> {
   const em = services.db.fork();
-  if (!(await em.findOne(entity, { id: resourceId } as never))) return;
+  if (!(await em.findOne(entity, { id: resourceId } as never))) return false;
+  let recorded = false;
   await applyLocked(em.fork(), services, entity, resourceId, (locked) => {
     const trace = locked.routingTrace ? structuredClone(locked.routingTrace) : null;
     const entry = trace?.attempts[attempt];
@@ -302,8 +307,10 @@ async function setOrphanFate<T extends GatewayResource & { routingTrace?: Routin
     entry.orphan = settled.fate;
     if (settled.ref) entry.orphanRef = settled.ref;
     locked.routingTrace = trace;
+    recorded = true;
     return [];
   });
+  return recorded;
 }
 
 /** What an attempt's failure says, for the trace: the gateway's own words are in the log, never here. */
