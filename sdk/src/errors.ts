@@ -43,6 +43,8 @@ export class PaymentsApiError extends PaymentsError {
   readonly action: string | undefined;
   /** Cancel and refund conflicts (`already_canceled`, `cannot_cancel_status`, `cannot_refund_status`): the resource's current status (the body's `status`). */
   readonly resourceStatus: string | undefined;
+  /** `external_id_conflict`: the payment whose refund already has that externalId (reuse it there, or choose another). */
+  readonly paymentId: string | undefined;
   /** `billing_monthly_tx_limit_reached`: the monthly quota and what was used of it. */
   readonly limit: number | undefined;
   readonly used: number | undefined;
@@ -66,6 +68,7 @@ export class PaymentsApiError extends PaymentsError {
     this.method = body?.method;
     this.action = body?.action;
     this.resourceStatus = body?.status;
+    this.paymentId = body?.paymentId;
     this.limit = body?.limit;
     this.used = body?.used;
     this.requestId = init.requestId;

@@ -156,6 +156,7 @@ const ERROR_EXTRAS: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   already_canceled: { status: 'canceled' },
   cannot_cancel_status: { status: 'processing' },
   cannot_refund_status: { status: 'pending' },
+  external_id_conflict: { paymentId: 'pay_3k2j4h5g6f7d8s9a0q1w2e3r' },
   provider_not_configured: { provider: 'gateway_a' },
   provider_disabled: { provider: 'gateway_a' },
   method_not_supported: { provider: 'gateway_c', method: 'pix' },

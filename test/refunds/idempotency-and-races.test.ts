@@ -1,7 +1,8 @@
 /**
  * Refunds move money, so they get the guarantees payment creates have
  * (decision 18): one refund and one gateway call for 50 racing creates of
- * one externalId, concurrent partial refunds that never add up to more than
+ * one externalId, an externalId that belongs to one payment (decision 27:
+ * 409 on another, also when they race), concurrent partial refunds that never add up to more than
  * the payment (also from two nodes on PostgreSQL), a lost answer or a
  * timeout that leaves the refund pending (never failed) until a retry or
  * the background reads find what the gateway did, and a rate limit of its
@@ -63,6 +64,44 @@ describe('idempotency by externalId', () => {
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
+  });
+
+  it('an externalId belongs to one payment: on another payment 409 external_id_conflict naming it, nothing made; on its own payment its refund', async () => {
+    const owner = await t.paidPayment('gateway_a', 3000);
+    const other = await t.paidPayment('gateway_a', 3000);
+    const body = { externalId: uniqueId('owned'), amount: 500 };
+    const made = await t.refund(owner.id, body);
+    expect(made.status).toBe(201);
+    const [refunds, calls] = [refundsMade(), refundCalls()];
+
+    const reused = await t.refund(other.id, body);
+    expect(reused.status).toBe(409);
+    world.contract.expectConforms('POST', '/v1/payments/{id}/refunds', reused);
+    expect(reused.body).toEqual({ error: 'external_id_conflict', message: expect.stringContaining(owner.id), paymentId: owner.id });
+    expect([refundsMade(), refundCalls()]).toEqual([refunds, calls]);
+    expect(await world.service.services.db.fork().count(Refund, { payment: other.id })).toBe(0);
+    // Any payload: the externalId alone decides whose it is.
+    expect((await t.refund(other.id, { externalId: body.externalId })).body).toMatchObject({ error: 'external_id_conflict', paymentId: owner.id });
+
+    const again = await t.refund(owner.id, body);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    // The same refund (a background read may have touched it meanwhile).
+    expect(again.body).toEqual({ ...made.body, updatedAt: expect.any(String) });
+  });
+
+  it('concurrent creates of one externalId on two payments: one refund; every create on the other payment 409 naming the one that has it', async () => {
+    const payments = [await t.paidPayment('gateway_a', 1000), await t.paidPayment('gateway_a', 1000)];
+    const body = { externalId: uniqueId('two-payments'), amount: 100 };
+    const targets = Array.from({ length: 10 }, (_, i) => payments[i % 2]!.id);
+    const replies = await Promise.all(targets.map((paymentId) => t.refund(paymentId, body)));
+    const won = replies.find((reply) => reply.status === 201)!.body;
+    replies.forEach((reply, i) => {
+      world.contract.expectConforms('POST', '/v1/payments/{id}/refunds', reply);
+      if (targets[i] === won.paymentId) expect(reply.body).toMatchObject({ id: won.id, paymentId: won.paymentId, amount: 100 });
+      else expect(reply.body).toEqual({ error: 'external_id_conflict', message: expect.any(String), paymentId: won.paymentId });
+    });
+    expect(await world.service.services.db.fork().count(Refund, { externalId: body.externalId })).toBe(1);
   });
 
   it('the answer was lost after the gateway made the refund: 502, the refund waits pending; the retry answers it, one refund at the gateway', async () => {

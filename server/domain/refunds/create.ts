@@ -1,8 +1,9 @@
 /**
  * POST /v1/payments/{id}/refunds (decision 18), top to bottom: a repeated
- * externalId answers its refund; a new one is checked and its amount
- * reserved under the payment's row lock, then registered at the gateway
- * (registration.ts).
+ * externalId answers its refund, or 409 `external_id_conflict` when that
+ * refund is another payment's (decision 27); a new one is checked and its
+ * amount reserved under the payment's row lock, then registered at the
+ * gateway (registration.ts).
  *
  * The reservation is one short transaction that holds the payment's row
  * (`select … for update`: on PostgreSQL it serializes the refunds of one
@@ -33,7 +34,7 @@ import { refundByExternalId, reservedAmount } from './repository';
 
 export type CreateRefundRequest = z.output<typeof CreateRefundBody>;
 
-export const CREATE_REFUND = raises(['cannot_refund_status', 'invalid_input', 'not_implemented'], FIND_PAYMENT, ROUTE_EXISTING, REFUND_REGISTRATION);
+export const CREATE_REFUND = raises(['cannot_refund_status', 'external_id_conflict', 'invalid_input', 'not_implemented'], FIND_PAYMENT, ROUTE_EXISTING, REFUND_REGISTRATION);
 
 const lockedPayment = oneRowBy(Payment, ['id'], { forUpdate: true });
 
@@ -111,16 +112,29 @@ async function reserve(context: RequestContext, paymentId: string, body: CreateR
       row.values,
     );
     if (inserted.length === 1) return { kind: 'new', refund, request };
-    // A create of this externalId for another payment committed meanwhile: that refund is the answer.
+    // A create of this externalId for another payment committed meanwhile: it is that payment's (answered 409 by answerExisting).
     const winner = await refundByExternalId(tx, [body.externalId, environmentId]);
     if (!winner) throw new Error(`refund ${body.externalId} conflicted but cannot be read`);
     return { kind: 'existing', refund: winner };
   });
 }
 
-/** The refund that already exists for this externalId, registered (completing an interrupted registration). */
-async function answerExisting(context: RequestContext, refund: Refund, fingerprint: string): Promise<Created<Refund>> {
+/**
+ * Decision 27: a refund's externalId belongs to the payment it refunds. On
+ * another payment it is refused, naming that payment, rather than answering
+ * a refund of a payment the caller did not ask about.
+ */
+function assertRefundOf(refund: Refund, paymentId: string): void {
+  const owner = refund.payment.id;
+  if (owner !== paymentId) {
+    throw new Refusal('external_id_conflict', { paymentId: owner }, `This externalId belongs to a refund of payment ${owner}; refund this payment with another externalId.`);
+  }
+}
+
+/** The refund that already exists for this externalId on this payment, registered (completing an interrupted registration). */
+async function answerExisting(context: RequestContext, paymentId: string, refund: Refund, fingerprint: string): Promise<Created<Refund>> {
   const { em, services } = context;
+  assertRefundOf(refund, paymentId);
   if (refund.requestHash !== fingerprint) {
     services.log.info({ refundId: refund.id }, 'repeated refund externalId with a different payload: the existing refund is returned unchanged');
   }
@@ -136,10 +150,10 @@ export async function createRefund(context: RequestContext, paymentId: string, b
   const fingerprint = requestFingerprint({ paymentId: payment.id, ...body });
 
   const existing = await refundByExternalId(em, [body.externalId, environmentId]);
-  if (existing) return answerExisting(context, existing, fingerprint);
+  if (existing) return answerExisting(context, payment.id, existing, fingerprint);
 
   const route = await services.gateways.forExisting(em, environmentId, payment.gateway);
   const reservation = await reserve(context, payment.id, body, route.adapter, fingerprint);
-  if (reservation.kind === 'existing') return answerExisting({ ...context, em: em.fork() }, reservation.refund, fingerprint);
+  if (reservation.kind === 'existing') return answerExisting({ ...context, em: em.fork() }, payment.id, reservation.refund, fingerprint);
   return { resource: await registerRefund(em, services, reservation.refund, route.adapter, reservation.request), replayed: false };
 }
