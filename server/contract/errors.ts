@@ -30,6 +30,8 @@ export interface ExtraFields {
   already_canceled: { status: string };
   cannot_cancel_status: { status: string };
   cannot_refund_status: { status: string };
+  /** Decision 27: the payment the refund of this externalId belongs to. */
+  external_id_conflict: { paymentId: string };
   missing_gateway_ref: object;
   no_routing_rule: object;
   provider_not_configured: { provider: GatewayName };
@@ -67,6 +69,7 @@ export const ERROR_CATALOGUE: Record<ErrorCode, { status: number; message: strin
   already_canceled: { status: 409, message: 'The resource is already in a final state.', extra: ['status'] },
   cannot_cancel_status: { status: 409, message: 'The current status does not allow cancel.', extra: ['status'] },
   cannot_refund_status: { status: 409, message: 'Only a paid payment can be refunded.', extra: ['status'] },
+  external_id_conflict: { status: 409, message: 'This externalId belongs to a refund of another payment (paymentId).', extra: ['paymentId'] },
   missing_gateway_ref: { status: 409, message: 'There is no gateway reference to act on.', extra: [] },
   no_routing_rule: { status: 409, message: 'No gateway is configured for this method in the environment.', extra: [] },
   provider_not_configured: {

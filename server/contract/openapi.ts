@@ -44,6 +44,7 @@ const ERROR_RESPONSE_SCHEMA: SchemaObject = {
     method: { type: 'string', enum: [...PAYMENT_METHODS], description: 'method_not_supported only.' },
     action: { type: 'string', description: 'not_implemented and action_not_implemented.' },
     status: { type: 'string', description: 'Cancel and refund conflicts: the current status.' },
+    paymentId: { type: 'string', description: 'external_id_conflict: the payment the refund of that externalId belongs to.' },
     limit: { type: 'integer', description: 'billing_monthly_tx_limit_reached: the monthly quota.' },
     used: { type: 'integer', description: 'billing_monthly_tx_limit_reached: transactions used this month.' },
   },

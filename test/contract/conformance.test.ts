@@ -341,6 +341,8 @@ describe('the served OpenAPI document and the live service', () => {
     await world.sandbox.route('CARD', 'gateway_a');
     await sims.gateway_c.payPayment(onC.gatewayRef);
     expectCode(await refund(onC.id, { body: refundBody({ amount: 1 }) }), 501, 'not_implemented');
+    // An externalId belongs to the payment it refunded (decision 27).
+    expectCode(await refund(onC.id, { body: refundedOnce }), 409, 'external_id_conflict');
 
     // ---- subscriptions -----------------------------------------------------------
     const subBody = subscriptionBody();

@@ -173,7 +173,7 @@ export type CustomerInput = {
 
 /** Every error answer. `error` is the stable code to branch on; `message` is free text that may change. Only the extra fields named for the code appear. */
 export type ErrorResponse = {
-  error: "invalid_json" | "invalid_input" | "invalid_id" | "missing_query" | "cannot_cancel_pix" | "unauthorized" | "billing_inactive" | "billing_past_due" | "billing_incomplete" | "billing_canceled" | "billing_expired" | "billing_monthly_tx_limit_reached" | "not_found" | "cannot_cancel_paid" | "already_canceled" | "cannot_cancel_status" | "cannot_refund_status" | "missing_gateway_ref" | "no_routing_rule" | "provider_not_configured" | "provider_disabled" | "method_not_supported" | "action_not_implemented" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
+  error: "invalid_json" | "invalid_input" | "invalid_id" | "missing_query" | "cannot_cancel_pix" | "unauthorized" | "billing_inactive" | "billing_past_due" | "billing_incomplete" | "billing_canceled" | "billing_expired" | "billing_monthly_tx_limit_reached" | "not_found" | "cannot_cancel_paid" | "already_canceled" | "cannot_cancel_status" | "cannot_refund_status" | "external_id_conflict" | "missing_gateway_ref" | "no_routing_rule" | "provider_not_configured" | "provider_disabled" | "method_not_supported" | "action_not_implemented" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
   message?: string;
   /** invalid_input only. */
   issues?: ValidationIssue[];
@@ -185,6 +185,8 @@ export type ErrorResponse = {
   action?: string;
   /** Cancel and refund conflicts: the current status. */
   status?: string;
+  /** external_id_conflict: the payment the refund of that externalId belongs to. */
+  paymentId?: string;
   /** billing_monthly_tx_limit_reached: the monthly quota. */
   limit?: number;
   /** billing_monthly_tx_limit_reached: transactions used this month. */
@@ -460,7 +462,7 @@ export interface Operations {
     successStatus: 201;
     request: CreateRefundRequest;
     response: Refund;
-    errors: "invalid_json" | "invalid_input" | "invalid_id" | "unauthorized" | "not_found" | "cannot_refund_status" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
+    errors: "invalid_json" | "invalid_input" | "invalid_id" | "unauthorized" | "not_found" | "cannot_refund_status" | "external_id_conflict" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
   };
   "refunds-findByExternalId": {
     method: "GET";
@@ -539,6 +541,7 @@ export const ERROR_CODES = [
   "already_canceled",
   "cannot_cancel_status",
   "cannot_refund_status",
+  "external_id_conflict",
   "missing_gateway_ref",
   "no_routing_rule",
   "provider_not_configured",
