@@ -3,11 +3,12 @@
  * card the create left at gateway_a (its answer lost), found again and
  * canceled there, is then reported paid there, by a notification or found by
  * reconciliation's own reads with the notification lost. The attempt shows it
- * on the routing trace (operator API) with the time, a warn line says so, and
+ * on the routing trace (operator API and CLI) with the time, a warn line says so, and
  * the payment, taken by gateway_b, never changes. Real service and simulators.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxEvent } from '../../server/db/entities';
+import { cli } from '../support/cli';
 import { call, validPayment } from '../support/http';
 import { eventually } from '../support/outbox-events';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
@@ -53,6 +54,9 @@ describe('a paid report for an abandoned attempt (decision 28)', () => {
     expect(marked).toMatchObject({ gateway: 'gateway_a', orphan: 'canceled', orphanRef, reportedPaidAt: expect.any(String) });
     expect(Date.now() - Date.parse(marked.reportedPaidAt!)).toBeLessThan(60_000);
     expect(warnings(payment.id)).toEqual([expect.objectContaining({ level: 40 })]);
+    // The operator CLI's payment trace shows it too.
+    const printed = await cli(world.service, ['payment', 'trace', payment.id]);
+    expect(printed.json.attempts[0]).toMatchObject({ gateway: 'gateway_a', orphanRef, reportedPaidAt: marked.reportedPaidAt });
     const read = await call(world.service.url, 'GET', `/v1/payments/${payment.id}`, { key: world.tenant.apiKey });
     expect(read.body).toMatchObject({ status: 'pending', gateway: 'gateway_b', gatewayRef: payment.gatewayRef });
     expect(await eventTypes(payment.id)).toEqual(before);
