@@ -4,7 +4,7 @@
  * JSON logs (a pipe, a container, production) with one `listening` log line.
  */
 import './runtime/require-node';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, isEmbeddedDemo, loadConfig, type Config } from './config';
 import { resolve } from 'node:path';
 import { chooseLogFormat, createLogger } from './runtime/logger';
 import { startService, type RunningService } from './runtime/service';
@@ -63,6 +63,8 @@ if (demo) {
 }
 if (service.services.mailer.local) {
   lines.push(`  mail (invitations, password resets): no SMTP_URL, written to ${resolve(config.dataDir, OUTBOX_FOLDER)} (also under Organizations in the dashboard, for operators)`);
+  // Decision 22: outside the embedded demo nobody may be handed an invitation's link, so inviting waits for a mail server.
+  if (!isEmbeddedDemo(config)) lines.push('  invitations: refused until SMTP_URL is set (only the embedded demo shows their links)');
 }
 lines.push(`  operator CLI: ${cli} --help   (admin token: ${config.adminToken ? 'ADMIN_TOKEN of this service' : resolve(config.dataDir, ADMIN_TOKEN_FILE)})`, '');
 // Before the banner: whoever reads it may stop the service at once, and must get a clean shutdown.

@@ -2,12 +2,12 @@
  * Members of an organization and their roles (owners manage them; every
  * member sees them), and the platform's users (operators only).
  */
-import { createInvitation, invitationMail, invitationUrl, invitationView, revokeInvitation } from '../domain/people/invitations';
+import { createInvitation, invitationMail, invitationShowsLink, invitationUrl, invitationView, revokeInvitation } from '../domain/people/invitations';
 import { addMember, listMembers, removeMember, setMemberRole } from '../domain/people/members';
 import { createUser, listUsers, normalizeEmail, setUserDisabled, userView } from '../domain/people/users';
 import { resetSecondFactorProcedure } from './second-factor-reset';
 import { Invitation, User } from '../db/entities';
-import { notFound } from '../domain/refusal';
+import { notFound, operatorRefusal } from '../domain/refusal';
 import { organizationAccess, requireOperator } from './access';
 import { AddMemberInput, CreateUserInput, InviteMemberInput, OrganizationRef, RemoveMemberInput, RevokeInvitationInput, SetMemberRoleInput, SetUserDisabledInput } from './inputs/people';
 import { adminProcedure, adminT as t } from './procedure';
@@ -26,11 +26,17 @@ export const membersRouter = t.router({
    * answer is the same whether or not the address has an account (it tells
    * nothing about who is registered). `mailed` false: the mail could not be
    * handed over (the invitation stands; revoke it and invite again).
-   * `invitationUrl` only when mails go to the local outbox (development and
-   * the embedded demo), where nobody else would receive it; never in production.
+   * `invitationUrl` only in the embedded demo without SMTP, where nobody else
+   * would receive it; any other service without SMTP_URL refuses (412
+   * unavailable, naming SMTP_URL). Counted per organization and per invited
+   * address before anything is looked up (429 with Retry-After), alike for
+   * every address.
    */
   invite: adminProcedure.input(InviteMemberInput).mutation(async ({ ctx, input }) => {
     const organization = await organizationAccess(ctx, input.organizationId, 'own');
+    const showLink = invitationShowsLink(ctx.services.config, ctx.services.mailer);
+    const wait = await ctx.services.loginThrottle.invitation(organization.id, normalizeEmail(input.email));
+    if (wait > 0) throw operatorRefusal('rate_limited', `Too many invitations from this organization or to this address; try again in ${Math.ceil(wait / 60)} minute(s).`, wait);
     const { invitation, token } = await audited(ctx, async (em, audit) => {
       const created = await createInvitation(em, { organization, email: input.email, role: input.role, invitedBy: ctx.actor.userId }, ctx.services.now());
       audit({ action: 'member.invited', organizationId: organization.id, target: { type: 'invitation', id: created.invitation.id }, before: null, after: invitationView(created.invitation) });
@@ -44,7 +50,7 @@ export const membersRouter = t.router({
       mailed = false;
       ctx.log.warn({ err: error, invitationId: invitation.id }, 'invitation mail not sent');
     }
-    return { invitation: invitationView(invitation), mailed, invitationUrl: ctx.services.mailer.local ? url : null };
+    return { invitation: invitationView(invitation), mailed, invitationUrl: showLink ? url : null };
   }),
 
   /** Operator only (CLI `users add-member`): adds an existing user at once, for onboarding by the platform's own people. */

@@ -16,6 +16,7 @@ import { RATE_LIMIT_BUCKETS } from '../../server/domain/rate-limits';
 import { RATE_LIMIT_BUCKET_NAMES } from '../../server/admin/inputs/keys';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
+import { startPeopleMail, type PeopleMail } from '../support/people-mail';
 import { createTenant, type TestTenant } from '../support/tenant';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { eventually } from '../support/outbox-events';
@@ -186,8 +187,12 @@ const mentionsOrganization = (reply: Reply) => {
   return [fixture.organizationId, fixture.projectId, fixture.environmentId, fixture.paymentId, fixture.endpointId].some((id) => text.includes(id));
 };
 
+let mail: PeopleMail;
+
 beforeAll(async () => {
-  world = await startSandboxedService({ simulatorsInService: true, env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' }, routes: { PIX: 'gateway_a', CARD: 'gateway_b', SUBSCRIPTION: 'gateway_b' } });
+  // Invitations need a mail server outside the embedded demo (decision 22).
+  mail = await startPeopleMail();
+  world = await startSandboxedService({ simulatorsInService: true, env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100', ...mail.env }, routes: { PIX: 'gateway_a', CARD: 'gateway_b', SUBSCRIPTION: 'gateway_b' } });
   const admin = world.service.admin;
   const tenant = world.tenant;
   other = await createTenant(world.service);
@@ -252,6 +257,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.close();
   await world?.stop();
+  await mail?.close();
 });
 
 const expectRefused = (reply: Reply, status: number, error: string) => {

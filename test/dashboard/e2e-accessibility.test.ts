@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
+import { startPeopleMail, type PeopleMail } from '../support/people-mail';
 import { createTenant } from '../support/tenant';
 import { axeScan, blocking, countByRule, describeViolations, type AxeViolation } from '../support/axe';
 import { buildDashboard, chromiumAvailable, createMember, eventually, launchChromium, logIn, PASSWORD, startReceiver, uniqueEmail, watchPage } from '../support/browser';
@@ -24,6 +25,7 @@ let pixId: string;
 let cardId: string;
 let subscriptionId: string;
 let invitationUrl: string;
+let mail: PeopleMail;
 let ownerEmail: string;
 let operatorEmail: string;
 let productionId: string;
@@ -38,9 +40,10 @@ const SPOOFED_EXTERNAL_ID = 'bidi-\u202Egnp.exe';
 beforeAll(async () => {
   if (!chromiumAvailable) return;
   buildDashboard();
+  mail = await startPeopleMail();
   world = await startSandboxedService({
     simulatorsInService: true,
-    env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true' },
+    env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', ...mail.env },
     routes: { PIX: 'gateway_a', CARD: 'gateway_b', SUBSCRIPTION: 'gateway_a' },
   });
   const { service, tenant } = world;
@@ -75,7 +78,9 @@ beforeAll(async () => {
   operatorEmail = uniqueEmail('operator');
   await service.admin.users.create({ email: operatorEmail, password: PASSWORD, platformOperator: true });
   await service.admin.members.add({ organizationId: tenant.organizationId, email: operatorEmail, role: 'owner' });
-  invitationUrl = (await service.admin.members.invite({ organizationId: tenant.organizationId, email: uniqueEmail('invitee'), role: 'viewer' })).invitationUrl!;
+  const invitee = uniqueEmail('invitee');
+  await service.admin.members.invite({ organizationId: tenant.organizationId, email: invitee, role: 'viewer' });
+  invitationUrl = await mail.link(service, invitee, 'invitation');
   browser = await launchChromium();
 }, 180_000);
 
@@ -84,6 +89,7 @@ afterAll(async () => {
   await browser?.close();
   await receiver?.close();
   await world?.stop();
+  await mail?.close();
 });
 
 async function newPage(): Promise<Page> {

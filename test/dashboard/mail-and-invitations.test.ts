@@ -3,13 +3,14 @@
  * address they are for, through a real SMTP server (smtp-server on an
  * ephemeral port). In production nobody who invites sees a link, nobody joins
  * without accepting, and inviting tells nothing about who has an account.
- * Without SMTP, outside production, mail goes to a local outbox.
+ * Without SMTP, the embedded demo writes mail to a local outbox.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service';
+import { onPostgres } from '../support/database';
 import { createTenant } from '../support/tenant';
 import { eventually } from '../support/outbox-events';
 import { internalCall, login, PASSWORD, uniqueEmail } from '../support/dashboard-sessions';
@@ -156,9 +157,10 @@ describe('forgot password', () => {
   });
 });
 
-describe('without SMTP, outside production', () => {
+// Only the embedded demo (PGlite) shows the link; elsewhere inviting without SMTP is refused (invitation-delivery.test.ts).
+describe.skipIf(onPostgres)('without SMTP, in the embedded demo', () => {
   it('writes mails to a private outbox under DATA_DIR, and shows the link to whoever invited', async () => {
-    const local = await startTestService();
+    const local = await startTestService({ env: { SEED_DEMO: 'true' } });
     try {
       const tenant = await createTenant(local);
       const invited = await local.admin.members.invite({ organizationId: tenant.organizationId, email: uniqueEmail('demo'), role: 'viewer' });

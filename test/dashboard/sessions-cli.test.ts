@@ -9,17 +9,23 @@ import { cli } from '../support/cli';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
 import { internalCall, login, member, uniqueEmail } from '../support/dashboard-sessions';
+import { startPeopleMail, type PeopleMail } from '../support/people-mail';
 
 const BIN = fileURLToPath(new URL('../../bin/payments-admin.js', import.meta.url));
 
 let service: TestService;
 let tenant: TestTenant;
+let mail: PeopleMail;
 
 beforeAll(async () => {
-  service = await startTestService();
+  mail = await startPeopleMail();
+  service = await startTestService({ env: mail.env });
   tenant = await createTenant(service);
 });
-afterAll(async () => service?.stop());
+afterAll(async () => {
+  await service?.stop();
+  await mail?.close();
+});
 
 /** The CLI with this text on its stdin (as `… --password-stdin < file` gives it). */
 function cliWithStdin(args: string[], stdin: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -62,17 +68,20 @@ describe('payments-admin users', () => {
     expect(again.code).toBe(6);
   });
 
-  it('adds an existing user to an organization at once (operator), and invites someone new (the link shown because mail goes to the local outbox)', async () => {
+  it('adds an existing user to an organization at once (operator), and invites someone new (the link mailed; also shown in the embedded demo)', async () => {
     const email = uniqueEmail('developer');
     await cliWithStdin(['users', 'create', '--email', email, '--password-stdin'], 'long enough password\n');
     const added = await cli(service, ['users', 'add-member', '--org', tenant.organizationId, '--email', email, '--role', 'developer']);
     expect(added.code, added.stderr).toBe(0);
     expect(added.json).toMatchObject({ email, role: 'developer' });
 
-    const invited = await cli(service, ['users', 'invite', '--org', tenant.organizationId, '--email', uniqueEmail('newcomer'), '--role', 'viewer']);
+    const newcomer = uniqueEmail('newcomer');
+    const invited = await cli(service, ['users', 'invite', '--org', tenant.organizationId, '--email', newcomer, '--role', 'viewer']);
     expect(invited.json).toMatchObject({ mailed: true, invitation: { role: 'viewer' } });
-    expect(invited.json.invitationUrl).toMatch(new RegExp(`^${service.url}/dashboard/invitation#[A-Za-z0-9_-]{43}$`));
-    const token = invited.json.invitationUrl.split('#')[1];
+    const link = await mail.link(service, newcomer, 'invitation');
+    expect(link).toMatch(new RegExp(`^${service.url}/dashboard/invitation#[A-Za-z0-9_-]{43}$`));
+    expect(invited.json.invitationUrl).toBe(mail.showsLink ? link : null);
+    const token = link.split('#')[1];
 
     const members = await cli(service, ['users', 'members', tenant.organizationId]);
     expect(members.json.members).toEqual([expect.objectContaining({ email, role: 'developer' })]);
@@ -91,8 +100,8 @@ describe('payments-admin users', () => {
 
   it('an invitation to an e-mail that has an account: accepted only logged in as that account, and a refusal leaves the link unused', async () => {
     const email = uniqueEmail('late-account');
-    const invited = await service.admin.members.invite({ organizationId: tenant.organizationId, email, role: 'viewer' });
-    const token = invited.invitationUrl!.split('#')[1]!;
+    await service.admin.members.invite({ organizationId: tenant.organizationId, email, role: 'viewer' });
+    const token = (await mail.link(service, email, 'invitation')).split('#')[1]!;
     await service.admin.users.create({ email, password: 'the real long password' });
     // Without a session, even with the account's password: refused.
     const anonymous = await internalCall(service, 'auth.acceptInvitation', { token, password: 'the real long password' }, { mutation: true });

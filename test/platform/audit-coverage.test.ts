@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRouter } from '../../server/admin/router';
 import { AuditEntry } from '../../server/db/entities';
 import { startTestService, type TestService } from '../support/service';
+import { startPeopleMail, type PeopleMail } from '../support/people-mail';
 import { AUDIT_ADDRESS, AUDIT_PASSWORD, AUDIT_USER_AGENT, auditEmail, callerAs, memberActor } from '../support/audit';
 
 /**
@@ -127,9 +128,11 @@ describe('audit log coverage', () => {
   let operatorId: string;
   let operatorEmail: string;
   const secrets: string[] = [GATEWAY_SECRET, AUDIT_PASSWORD];
+  let mail: PeopleMail;
 
   beforeAll(async () => {
-    service = await startTestService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true' } });
+    mail = await startPeopleMail();
+    service = await startTestService({ env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true', ...mail.env } });
     const admin = service.admin;
     const organization = await admin.organizations.create({ name: 'Audit coverage' });
     const project = await admin.projects.create({ organizationId: organization.id, name: 'Main', withEnvironments: true });
@@ -157,10 +160,11 @@ describe('audit log coverage', () => {
     await admin.members.add({ organizationId: organization.id, email: owner.email, role: 'owner' });
     await admin.members.add({ organizationId: organization.id, email: developer.email, role: 'developer' });
     await admin.members.add({ organizationId: organization.id, email: leaver.email, role: 'viewer' });
-    const revocable = await admin.members.invite({ organizationId: organization.id, email: auditEmail('revocable'), role: 'viewer' });
-    const accepted = await admin.members.invite({ organizationId: organization.id, email: auditEmail('invitee'), role: 'developer' });
-    const invitationToken = new URL(accepted.invitationUrl!).hash.slice(1);
-    secrets.push(invitationToken, new URL(revocable.invitationUrl!).hash.slice(1));
+    const [revocableEmail, inviteeEmail] = [auditEmail('revocable'), auditEmail('invitee')];
+    const revocable = await admin.members.invite({ organizationId: organization.id, email: revocableEmail, role: 'viewer' });
+    await admin.members.invite({ organizationId: organization.id, email: inviteeEmail, role: 'developer' });
+    const invitationToken = new URL(await mail.link(service, inviteeEmail, 'invitation')).hash.slice(1);
+    secrets.push(invitationToken, new URL(await mail.link(service, revocableEmail, 'invitation')).hash.slice(1));
     fixture = {
       organizationId: organization.id,
       spareProjectId: spare.id,
@@ -175,7 +179,10 @@ describe('audit log coverage', () => {
       disposableEmail: disposable.email,
     };
   }, 180_000);
-  afterAll(() => service?.stop());
+  afterAll(async () => {
+    await service?.stop();
+    await mail?.close();
+  });
 
   it('knows every mutation: audited here, or exempt with a reason', () => {
     const lists = [AUDITED, AUDITED_ELSEWHERE, EXEMPT];

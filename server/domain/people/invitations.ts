@@ -14,7 +14,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { MemberRole } from '../../contract/people';
 import { Invitation, Membership, Organization, User } from '../../db/entities';
 import type { EntityManager } from '../../db/orm';
-import type { Mail } from '../mailer';
+import { isEmbeddedDemo, type Config } from '../../config';
+import type { Mail, Mailer } from '../mailer';
 import { operatorRefusal } from '../refusal';
 import { createUser, normalizeEmail } from './users';
 
@@ -46,6 +47,26 @@ export async function createInvitation(em: EntityManager, input: { organization:
   });
   await em.flush();
   return { invitation, token };
+}
+
+/**
+ * How an invitation reaches its addressee (decision 22): by SMTP, the link
+ * seen by nobody but the addressee; or, in the embedded demo only, through
+ * the local outbox, the link also shown to whoever invited (`true`), since
+ * nobody else would receive it. Any other service without SMTP_URL (a
+ * staging start on PostgreSQL, say) refuses before anything is created:
+ * showing the link there would let the inviter join as someone else's
+ * address. Refused here rather than at start-up, because such a service is
+ * right for everything else (payments, API-only nodes); the start-up log and
+ * this answer both name SMTP_URL.
+ */
+export function invitationShowsLink(config: Pick<Config, 'env' | 'database' | 'seedDemo'>, mailer: Pick<Mailer, 'local'>): boolean {
+  if (!mailer.local) return false;
+  if (isEmbeddedDemo(config)) return true;
+  throw operatorRefusal(
+    'unavailable',
+    'Invitations are mailed to the invited address, and this service has no mail server: its operator must set SMTP_URL (smtp://… or smtps://…) and restart it. Only the embedded demo shows the link instead.',
+  );
 }
 
 /** The same words whether or not the address has an account: the mail must not tell the inviter anything either. */

@@ -21,6 +21,14 @@ export const EMAIL_FAILURES = { points: 5, seconds: 15 * 60 };
 /** Attempts from one address in an hour, whatever the e-mail (a success gives its attempt back). */
 export const ADDRESS_FAILURES = { points: 50, seconds: 60 * 60 };
 
+/**
+ * Invitations (the same counters, admin/members.ts): one organization's in an
+ * hour, to anyone, so an owner cannot turn the service into a mailer…
+ */
+export const INVITATIONS_PER_ORGANIZATION = { points: 30, seconds: 60 * 60 };
+/** …and its invitations to one address in an hour: a resend or two, never a flooded mailbox. */
+export const INVITATIONS_PER_ADDRESS = { points: 3, seconds: 60 * 60 };
+
 /** Who tries: the e-mail, the client's address, and the trusted device it proved (null: none). */
 export interface LoginClient {
   email: string;
@@ -37,5 +45,10 @@ export interface LoginThrottle {
   attempt(client: LoginClient): Promise<number>;
   /** The password was right: this client's attempts at this e-mail are forgotten, and its address gets the attempt back. */
   succeeded(client: LoginClient): Promise<void>;
+  /**
+   * Counts one invitation from the organization to the (normalized) address,
+   * before anything is looked up or mailed: 0 when it may go, else the seconds to wait.
+   */
+  invitation(organizationId: string, email: string): Promise<number>;
   close(): Promise<void>;
 }
