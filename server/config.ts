@@ -114,17 +114,7 @@ const EnvSchema = z
      * Endpoints with automatic retries on (decision 23): the delay before each retry of a delivery failed by timeout,
      * network error or 5xx, counted from the failed attempt; after the last one it is FAILED (durations as above).
      */
-    WEBHOOK_RETRY_SCHEDULE: z
-      .string()
-      .default('1m,5m,30m,2h,8h,24h')
-      .transform((text, ctx) => {
-        const delays = text.split(',').map((part) => durationMs(part.trim()));
-        if (delays.length === 0 || delays.length > 20 || delays.some((ms) => ms === null || ms < 100 || ms > 7 * 86_400_000)) {
-          ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of at most 20 durations between 100ms and 7d, such as 1m,5m,30m,2h,8h,24h' });
-          return z.NEVER;
-        }
-        return delays as number[];
-      }),
+    WEBHOOK_RETRY_SCHEDULE: durationList('1m,5m,30m,2h,8h,24h', { maxCount: 20, maxText: '7d' }),
     /**
      * Days events stay listable on GET /v1/events before pruning; at least 30, what merchants are promised (decision 19).
      * Pruning runs on every node in small batches and skips events whose deliveries are not finished.
@@ -136,33 +126,13 @@ const EnvSchema = z
      * When an unfinished payment or subscription is read back from its gateway: the delay after its creation, then
      * after each read, the last one repeating (durations such as `500ms`, `30s`, `5m`, `1h`).
      */
-    RECONCILIATION_SCHEDULE: z
-      .string()
-      .default('1m,5m,30m,1h')
-      .transform((text, ctx) => {
-        const delays = text.split(',').map((part) => durationMs(part.trim()));
-        if (delays.length === 0 || delays.some((ms) => ms === null || ms < 100 || ms > 7 * 86_400_000)) {
-          ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of durations between 100ms and 7d, such as 1m,5m,30m,1h' });
-          return z.NEVER;
-        }
-        return delays as number[];
-      }),
+    RECONCILIATION_SCHEDULE: durationList('1m,5m,30m,1h', { maxText: '7d' }),
     /**
      * Late money (decision 28): after a payment ends without its gateway's word (a Pix expired by our clock, a payment
      * canceled by the service, an attempt abandoned by a fallback), the delays between its reads while it is watched,
      * the step chosen by the time since it ended, the last one repeating (durations as above).
      */
-    RECONCILIATION_LATE_SCHEDULE: z
-      .string()
-      .default('1m,5m,15m,1h,3h,6h')
-      .transform((text, ctx) => {
-        const delays = text.split(',').map((part) => durationMs(part.trim()));
-        if (delays.length === 0 || delays.length > 20 || delays.some((ms) => ms === null || ms < 100 || ms > 86_400_000)) {
-          ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of at most 20 durations between 100ms and 1d, such as 1m,5m,15m,1h,3h,6h' });
-          return z.NEVER;
-        }
-        return delays as number[];
-      }),
+    RECONCILIATION_LATE_SCHEDULE: durationList('1m,5m,15m,1h,3h,6h', { maxCount: 20, maxText: '1d' }),
     /** How long after it ended such a payment (or abandoned attempt) is watched for late money: at least a day in production. */
     RECONCILIATION_LATE_WINDOW: z
       .string()
@@ -236,6 +206,23 @@ const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, 
 function durationMs(text: string): number | null {
   const match = /^(\d+)(ms|s|m|h|d)$/.exec(text);
   return match ? Number(match[1]) * DURATION_UNITS_MS[match[2]!]! : null;
+}
+
+/** A schedule: comma-separated durations (`1m,5m,30m`), each from 100ms to `maxText`, at most `maxCount` of them where given; else refused naming the default as an example. */
+function durationList(defaultText: string, limits: { maxCount?: number; maxText: string }) {
+  return z
+    .string()
+    .default(defaultText)
+    .transform((text, ctx) => {
+      const maxMs = durationMs(limits.maxText)!;
+      const delays = text.split(',').map((part) => durationMs(part.trim()));
+      if (delays.length === 0 || delays.length > (limits.maxCount ?? Infinity) || delays.some((ms) => ms === null || ms < 100 || ms > maxMs)) {
+        const count = limits.maxCount ? `at most ${limits.maxCount} ` : '';
+        ctx.addIssue({ code: 'custom', message: `must be a comma-separated list of ${count}durations between 100ms and ${limits.maxText}, such as ${defaultText}` });
+        return z.NEVER;
+      }
+      return delays as number[];
+    });
 }
 
 export interface Config {
