@@ -62,14 +62,17 @@ export function authorize(actor: Actor, organizationId: string, need: Need, miss
 export const secondFactorRequired = () =>
   operatorRefusal('second_factor_required', 'This organization requires a second factor: set one up on the Security page, or log in again with it.');
 
+/** The caller's own log-in, sessions and second factor: every `auth.*` procedure but an organization's requirement. */
+const OWN_ACCOUNT = /^auth\.(?!setOrganizationSecondFactor$)/;
+
 /**
  * In production a platform operator's dashboard session acts only with a
  * proven second factor: it can do anything, so a stolen password alone must
- * not be enough. Their own account's procedures (`auth.*`) stay open, so they
+ * not be enough. Their own account's procedures (OWN_ACCOUNT) stay open, so they
  * can enrol. The admin token (the CLI) is not a session and is not asked.
  */
 export function requireOperatorSecondFactor(actor: Actor, production: boolean, procedure: string): void {
-  if (!production || actor.kind !== 'operator' || actor.secondFactorProven !== false || procedure.startsWith('auth.')) return;
+  if (!production || actor.kind !== 'operator' || actor.secondFactorProven !== false || OWN_ACCOUNT.test(procedure)) return;
   throw operatorRefusal(
     'second_factor_required',
     'Platform operators need a second factor in production: set one up on the Security page (Account, Security), or log in again with your code.',

@@ -79,6 +79,9 @@ describe('in production an operator needs a second factor', () => {
     expect(refused.body).toEqual({ error: 'second_factor_required', message: expect.stringMatching(/^Platform operators need a second factor in production: set one up on the Security page/) });
     expect((await browser.call('projects.list', { organizationId: tenant.organizationId })).body.error).toBe('second_factor_required');
     expect((await browser.call('organizations.create', { name: 'Not without a second factor' }, { mutation: true })).body.error).toBe('second_factor_required');
+    // An organization's requirement is not their own account's.
+    const requirement = await browser.call('auth.setOrganizationSecondFactor', { organizationId: tenant.organizationId, required: true }, { mutation: true });
+    expect(requirement.body.error).toBe('second_factor_required');
     // Their own account still answers: the session, and enrolling.
     expect((await browser.call('auth.session')).status).toBe(200);
     await enrolSecondFactor(browser, tick);
