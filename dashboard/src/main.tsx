@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { failureOf } from './api/errors';
+import { isTemporary } from './api/errors';
 import { SESSION_KEY, sessionQuery } from './api/session';
 import { cssVariablesResolver, theme } from './ui/theme';
 import { App, preloadFor } from './App';
@@ -13,8 +13,8 @@ import { tenancyQueries } from './shell/scope';
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      // A refusal (403, 404, bad filter) will not change by asking again; a dropped connection may.
-      retry: (count, error) => count < 2 && (failureOf(error)?.status ?? 0) === 0,
+      // A refusal (403, 404, bad filter) will not change by asking again; a dropped connection or the database's brief absence (503) may.
+      retry: (count, error) => count < 2 && isTemporary(error),
       staleTime: 5_000,
       refetchOnWindowFocus: true,
     },

@@ -8,7 +8,8 @@
  */
 import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
-import { ERROR_CATALOGUE, isErrorCode, type ErrorCode, type ValidationIssue } from '../contract/errors';
+import { ERROR_CATALOGUE, isErrorCode, UNAVAILABLE_RETRY_AFTER_SECONDS, type ErrorCode, type ValidationIssue } from '../contract/errors';
+import { unreachableDatabaseReason } from '../db/unreachable';
 import { Refusal, type OperatorRefusalCode } from '../domain/refusal';
 import { issuesFromZod } from '../http/error-translation';
 
@@ -23,6 +24,7 @@ export const OPERATOR_ERRORS = {
   unavailable: { status: 412, message: 'It cannot be done now.' },
   rate_limited: { status: 429, message: 'Too many attempts; try again later.' },
   internal_error: { status: 500, message: 'Internal error.' },
+  service_unavailable: { status: 503, message: 'The service is temporarily unavailable (its database cannot be reached); try again in a moment.' },
 } as const;
 export type OperatorErrorCode = keyof typeof OPERATOR_ERRORS;
 
@@ -30,7 +32,7 @@ export interface OperatorAnswer {
   code: OperatorErrorCode;
   message: string;
   issues?: ValidationIssue[];
-  /** Seconds, for the Retry-After header of a `rate_limited` answer. */
+  /** Seconds, for the Retry-After header of a `rate_limited` or `service_unavailable` answer. */
   retryAfter?: number;
 }
 
@@ -57,6 +59,7 @@ function nearest(code: ErrorCode): OperatorErrorCode | null {
   if (status === 400) return 'invalid_input';
   if (status === 402 || status === 409) return 'conflict';
   if (status === 429) return 'rate_limited';
+  if (code === 'service_unavailable') return 'service_unavailable';
   return 'unavailable'; // 501 not_implemented, 502 gateway_error: not possible now
 }
 
@@ -69,6 +72,7 @@ function fromRefusal(refusal: Refusal): OperatorAnswer | null {
   }
   const code = nearest(refusal.code);
   if (!code) return null;
+  if (code === 'service_unavailable') return unavailable();
   const issues = refusal.details.issues as ValidationIssue[] | undefined;
   if (code !== 'invalid_input') return answer(code, refusal.message);
   // The first field problem joins the message, for the dashboard's one-line notice.
@@ -77,12 +81,17 @@ function fromRefusal(refusal: Refusal): OperatorAnswer | null {
   return answer(code, message, issues ?? [{ path: [], message }]);
 }
 
+/** The database out of reach (decision 24): 503, try again shortly. */
+const unavailable = (): OperatorAnswer => ({ ...answer('service_unavailable'), retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS });
+
 /** What a failed call answers; null when it is ours to fix (an internal_error, logged by the caller). */
 export function operatorAnswerOf(error: unknown): OperatorAnswer | null {
   if (error instanceof Refusal) return fromRefusal(error);
   if (error instanceof ZodError) return answer('invalid_input', undefined, issuesFromZod(error));
-  if (!(error instanceof TRPCError)) return null;
+  if (!(error instanceof TRPCError)) return unreachableDatabaseReason(error) ? unavailable() : null;
   if (error.cause instanceof Refusal || error.cause instanceof ZodError) return operatorAnswerOf(error.cause);
+  // After the refusals: a gateway's own network failure (inside a refusal) is not the database's.
+  if (unreachableDatabaseReason(error.cause)) return unavailable();
   switch (error.code) {
     case 'PARSE_ERROR':
       return answer('invalid_json');
@@ -114,6 +123,7 @@ const TRPC_CODES: Record<OperatorErrorCode, TRPCError['code']> = {
   unavailable: 'PRECONDITION_FAILED',
   rate_limited: 'TOO_MANY_REQUESTS',
   internal_error: 'INTERNAL_SERVER_ERROR',
+  service_unavailable: 'SERVICE_UNAVAILABLE',
 };
 
 /**

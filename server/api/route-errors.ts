@@ -9,8 +9,8 @@ import type { ErrorCode } from '../contract/errors';
 import { AUTHENTICATE } from '../domain/authenticate';
 import type { Raises } from '../domain/raises';
 
-/** An authenticated route: the key (401), the route's rate limit (429), and an unexpected failure. */
-const AUTHENTICATED: readonly ErrorCode[] = [...AUTHENTICATE.codes, 'rate_limit_exceeded', 'internal_error'];
+/** An authenticated route: the key (401), the route's rate limit (429), an unexpected failure, and the database out of reach (503, decision 24: the key is read from it). */
+const AUTHENTICATED: readonly ErrorCode[] = [...AUTHENTICATE.codes, 'rate_limit_exceeded', 'internal_error', 'service_unavailable'];
 /**
  * A POST route: http/json-body.ts reads a body on every one of them, even the
  * routes that take none (cancel, sync), so it may not parse (`invalid_json`),

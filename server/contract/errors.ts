@@ -42,6 +42,7 @@ export interface ExtraFields {
   internal_error: object;
   not_implemented: { action: string; provider: GatewayName };
   gateway_error: { provider: GatewayName };
+  service_unavailable: object;
 }
 
 export type ErrorCode = keyof ExtraFields;
@@ -92,7 +93,19 @@ export const ERROR_CATALOGUE: Record<ErrorCode, { status: number; message: strin
   internal_error: { status: 500, message: 'Internal error.', extra: [] },
   not_implemented: { status: 501, message: 'The gateway adapter does not support this action.', extra: ['action', 'provider'] },
   gateway_error: { status: 502, message: 'The gateway failed or timed out; retrying is safe.', extra: ['provider'] },
+  service_unavailable: {
+    status: 503,
+    message: 'The service cannot reach its database right now; retry after Retry-After seconds (a create with the same externalId).',
+    extra: [],
+  },
 };
+
+/**
+ * The `Retry-After` (seconds) of a 503 `service_unavailable`: the service
+ * reconnects on the next request once its database answers again, so a
+ * short wait is enough; clients add their own jitter.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 type ArgsFor<C extends ErrorCode> = keyof ExtraFields[C] extends never
   ? [extra?: Record<string, never>, message?: string]

@@ -85,9 +85,9 @@ function errorResponses(codes: readonly string[], authenticated: boolean): Opera
   const responses: Operation['responses'] = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: (keyof typeof HEADERS)[] = ['X-Request-Id'];
-    // A 401 comes before the rate limit is counted; a 500 may be the counting itself failing (its store unreachable): neither can promise the rate-limit headers.
-    if (authenticated && status !== 401 && status !== 500) headers.push('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
-    if (status === 429) headers.push('Retry-After');
+    // A 401 comes before the rate limit is counted; a 500 may be the counting itself failing (its store unreachable), a 503 the key's lookup: none can promise the rate-limit headers.
+    if (authenticated && status !== 401 && status !== 500 && status !== 503) headers.push('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
+    if (status === 429 || status === 503) headers.push('Retry-After');
     responses[String(status)] = {
       description: list.map((code) => `\`${code}\`: ${ERROR_CATALOGUE[code].message}`).join('\n\n'),
       headers: headerRefs(headers),

@@ -11,6 +11,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { Config } from '../config';
 import type { EntitySchema } from '@mikro-orm/core';
 import { MIGRATIONS } from './migrations';
+import { releaseDeadConnections } from './dead-connections';
 
 export type EntityManager = BasePostgreSqlEntityManager<AbstractSqlDriver>;
 
@@ -38,6 +39,17 @@ const baseOptions = {
   debug: false,
 };
 
+/**
+ * How long a request waits for a pooled PostgreSQL connection (a new one's
+ * TCP and start-up included) before it fails. pg's default is to wait for
+ * ever: with the database's host silent (a network cut that drops packets
+ * rather than refusing them), every request would hang. Failing after this
+ * long answers 503 `service_unavailable` (db/unreachable.ts); the pool opens
+ * fresh connections on the next request once the database answers, so it
+ * recovers with no restart.
+ */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 interface OpenedOrm {
   em: EntityManager;
   migrate(): Promise<unknown>;
@@ -49,7 +61,7 @@ async function openOrm(database: Config['database'], entities: readonly EntitySc
   if (database.kind === 'postgresql') {
     // A missing database is an error unless creating it was asked for (DATABASE_CREATE): a typo must not create a new one.
     // The migrator creates a missing database on its own, so the database is asked first (PostgreSQL answers 3D000).
-    const orm = await PostgreSqlMikroORM.init({ ...options, clientUrl: database.url, ensureDatabase: create });
+    const orm = await PostgreSqlMikroORM.init({ ...options, clientUrl: database.url, ensureDatabase: create, driverOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, onPoolCreated: releaseDeadConnections } });
     if (!create) await orm.em.getConnection().execute('select 1').catch(async (error: unknown) => {
       await orm.close(true);
       throw error;

@@ -9,7 +9,8 @@ import { stringify as toYaml } from 'yaml';
 import { adminHttpHandler } from './internal-api';
 import { listExport } from './list-export';
 import { v1Router } from '../api/router';
-import { ApiError } from '../contract/errors';
+import { ApiError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../contract/errors';
+import { unreachableDatabaseReason } from '../db/unreachable';
 import { buildOpenApiDocument } from '../contract/openapi';
 import type { Services } from '../services';
 import { createContextFactory } from '../api/context';
@@ -100,6 +101,12 @@ export function createApp(services: Services, options: { adminToken: string; rea
     if (status >= 400 && status < 500) {
       req.log.warn({ err: error }, 'malformed request refused');
       res.status(400).json(new ApiError('invalid_input', { issues: [{ path: [], message: 'malformed request' }] }).toBody());
+      return;
+    }
+    if (unreachableDatabaseReason(error)) {
+      // The database out of reach (decision 24): the request's own log line says so; nothing to add here.
+      req.apiError = toApiError(error);
+      res.status(503).set('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS)).json(req.apiError.toBody());
       return;
     }
     (req.log ?? services.log).error({ err: error }, 'unhandled error');

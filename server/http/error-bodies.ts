@@ -7,6 +7,7 @@
  * adapter ends the response. This is the one place that does it.
  */
 import type { RequestHandler, Response } from 'express';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../contract/errors';
 
 export interface ErrorBody {
   status: number;
@@ -29,8 +30,13 @@ export function replaceErrorBody(res: Response, replacement: () => ErrorBody | u
   }) as typeof res.end;
 }
 
-/** /v1: the contract error recorded by `onError` (http/app.ts). */
+/** /v1: the contract error recorded by `onError` (http/app.ts); a 503 says when to try again. */
 export const contractErrorBodies: RequestHandler = (req, res, next) => {
-  replaceErrorBody(res, () => (req.apiError ? { status: req.apiError.status, body: JSON.stringify(req.apiError.toBody()) } : undefined));
+  replaceErrorBody(res, () => {
+    const error = req.apiError;
+    if (!error) return undefined;
+    const headers = error.code === 'service_unavailable' ? { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } : undefined;
+    return { status: error.status, body: JSON.stringify(error.toBody()), headers };
+  });
   next();
 };

@@ -4,13 +4,16 @@
  * domain's refusals keep their code, extra fields and message (the cause
  * stays for the log); errors of the HTTP layer's own checks pass through;
  * Zod input failures become `invalid_input` with `{path, message}` issues;
- * anything unexpected, an operator-only refusal included, becomes a bare
- * `internal_error` that leaks nothing.
+ * the database out of reach becomes `service_unavailable` (decision 24: a
+ * retry later succeeds, it is not our bug); anything unexpected, an
+ * operator-only refusal included, becomes a bare `internal_error` that
+ * leaks nothing.
  */
 import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { ApiError, isApiError, isErrorCode, type ErrorCode, type ValidationIssue } from '../contract/errors';
 import { Refusal } from '../domain/refusal';
+import { unreachableDatabaseReason } from '../db/unreachable';
 
 export function issuesFromZod(error: ZodError): ValidationIssue[] {
   return error.issues.flatMap((issue) => {
@@ -41,12 +44,21 @@ function fromRefusal(refusal: Refusal): ApiError {
   return translated;
 }
 
+/** The database out of reach: 503 with the failure kept as the cause, for the request's log line (never the body). */
+function unavailable(error: unknown): ApiError {
+  const translated = new ApiError('service_unavailable');
+  translated.cause = error;
+  return translated;
+}
+
 function translate(error: unknown): ApiError {
   if (error instanceof Refusal) return fromRefusal(error);
   if (error instanceof ZodError) return new ApiError('invalid_input', { issues: issuesFromZod(error) });
-  if (!(error instanceof TRPCError)) return new ApiError('internal_error');
+  if (!(error instanceof TRPCError)) return unreachableDatabaseReason(error) ? unavailable(error) : new ApiError('internal_error');
   if (isApiError(error.cause)) return error.cause;
   if (error.cause instanceof Refusal || error.cause instanceof ZodError) return translate(error.cause);
+  // After the refusals: a gateway's own network failure (inside a gateway_error refusal) is not the database's.
+  if (unreachableDatabaseReason(error.cause)) return unavailable(error.cause);
   switch (error.code) {
     case 'NOT_FOUND':
       return new ApiError('not_found');

@@ -28,6 +28,7 @@
  * | 412    | `unavailable`    | it cannot be done now (for example no sandbox simulators)   |
  * | 429    | `rate_limited`   | too many failed log-ins (`Retry-After` says when to try again) |
  * | 500    | `internal_error` | an unexpected failure (details in the log, with the request id) |
+ * | 503    | `service_unavailable` | the database cannot be reached right now (`Retry-After` says when to try again) |
  *
  * The codes and their translation are admin/operator-answers.ts; the
  * operator CLI's client (cli/client.ts) reads these answers.
@@ -102,8 +103,7 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
         const refusal = await sandboxKeyCaller(services, req, res);
         if (refusal) return send(res, refusal);
       } catch (error) {
-        (req.log ?? services.log).error({ err: error }, 'could not authenticate the API key');
-        return send(res, answer('internal_error'));
+        return send(res, failedBeforeTheCall(services, req, error, 'could not authenticate the API key'));
       }
     } else if (header !== undefined || !hasCookie(req, SESSION_COOKIE) && !OPEN_PROCEDURES.has(procedureOf(req))) {
       if (!tokenMatches(header)) return send(res, answer('unauthorized'));
@@ -113,8 +113,7 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
         const refusal = await authenticate(req, res);
         if (refusal) return send(res, refusal);
       } catch (error) {
-        (req.log ?? services.log).error({ err: error }, 'could not read the dashboard session');
-        return send(res, answer('internal_error'));
+        return send(res, failedBeforeTheCall(services, req, error, 'could not read the dashboard session'));
       }
     }
 
@@ -152,6 +151,14 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
       return send(res, answer('invalid_json', 'The request body could not be read.'));
     });
   };
+}
+
+/** Finding out who calls failed: the database out of reach is a 503 (the request's line says so); anything else is ours, logged with its stack. */
+function failedBeforeTheCall(services: Services, req: Request, error: unknown, what: string): OperatorAnswer {
+  const reply = operatorAnswerOf(error);
+  if (reply?.code === 'service_unavailable') return reply;
+  (req.log ?? services.log).error({ err: error }, what);
+  return answer('internal_error');
 }
 
 /** The dashboard's session cookie. */

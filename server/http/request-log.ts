@@ -5,6 +5,7 @@ import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { serializeError } from '../runtime/logger';
 import { tracing } from '../observability/trace-seam';
+import { unreachableDatabaseReason } from '../db/unreachable';
 
 /** A caller's own request id is kept when it is short and plain; otherwise we mint one. */
 const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -41,10 +42,10 @@ const GATEWAY_OPERATIONS: [method: string, path: RegExp, operation: string][] = 
 /** The path as the client sent it: inside a mounted router (the operator API's /internal/trpc) `req.url` has lost its prefix by the time the line is written. */
 const pathOf = (req: IncomingMessage) => ((req as Partial<Request>).originalUrl ?? req.url ?? '').split('?')[0]!;
 
-/** The contract error this request ended with (`req.apiError`, set by the /v1 error handling), else one read from the status. */
+/** The contract error this request ended with (`req.apiError` on /v1, `req.operatorAnswer` on the operator API), else one read from the status. */
 function errorCode(req: IncomingMessage, res: ServerResponse): string | undefined {
   if (res.statusCode < 400) return undefined;
-  return (req as Request).apiError?.code ?? CODE_BY_STATUS[res.statusCode] ?? `http_${res.statusCode}`;
+  return (req as Request).apiError?.code ?? (req as Request).operatorAnswer?.code ?? CODE_BY_STATUS[res.statusCode] ?? `http_${res.statusCode}`;
 }
 
 /** A 502 names the gateway that failed, what it was asked, and why (the detail the public answer leaves out). */
@@ -59,6 +60,13 @@ function gatewayFailure(req: IncomingMessage): Record<string, unknown> | undefin
     ...(cause?.message ? { detail: cause.message } : {}),
     ...(typeof cause?.cause?.code === 'string' ? { reason: cause.cause.code } : {}),
   };
+}
+
+/** A 503 `service_unavailable` names why the database was out of reach (a code, never a message or a stack). */
+function databaseFailure(req: IncomingMessage): string | undefined {
+  const apiError = (req as Request).apiError;
+  if (apiError?.code !== 'service_unavailable') return undefined;
+  return unreachableDatabaseReason(apiError.cause) ?? undefined;
 }
 
 /**
@@ -97,6 +105,8 @@ export function requestLog(log: Logger) {
     },
     customLogLevel: (req, res, err) => {
       if ((req as Request).apiError?.code === 'gateway_error') return 'warn';
+      // The database out of reach (decision 24): a warning on each request's one line, no stack; probes and background jobs say the rest.
+      if (res.statusCode === 503) return 'warn';
       return err || res.statusCode >= 500 ? 'error' : 'info';
     },
     customSuccessObject: (req, res, value: Record<string, unknown>) => {
@@ -106,9 +116,10 @@ export function requestLog(log: Logger) {
     customErrorObject: (req, res, err, value: Record<string, unknown>) => {
       const { err: _madeUp, ...rest } = value;
       const gateway = gatewayFailure(req);
+      const database = databaseFailure(req);
       // A real exception that escaped to the response (rare: app.ts logs them) keeps its stack; the "failed with status code" one is dropped.
       const genuine = err && !/^failed with status code \d+$/.test(err.message) ? { err } : {};
-      return { ...rest, error: errorCode(req, res), ...(gateway ? { ...gateway, durationMs: value.responseTime } : {}), ...genuine };
+      return { ...rest, error: errorCode(req, res), ...(gateway ? { ...gateway, durationMs: value.responseTime } : {}), ...(database ? { database } : {}), ...genuine };
     },
     customSuccessMessage: (req, res, responseTime) => `${req.method} ${pathOf(req)} ${res.statusCode}${suffix(errorCode(req, res))} ${Math.round(responseTime)}ms`,
     // pino-http passes the latency as a fourth argument its types leave out.

@@ -14,6 +14,7 @@ import { ensurePrivateFolder } from './private-folder';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config';
+import { errorCodes, NETWORK_CODES } from '../db/unreachable';
 
 export class StartupError extends Error {
   override name = 'StartupError';
@@ -167,17 +168,6 @@ export function redactDatabaseUrl(url: string): string {
   }
 }
 
-/** Codes found along an error's causes: a SQLSTATE of PostgreSQL, or a network code. */
-function codesOf(error: unknown, depth = 0, found: string[] = []): string[] {
-  if (!error || typeof error !== 'object' || depth > 6) return found;
-  const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown[] };
-  if (typeof code === 'string') found.push(code);
-  for (const inner of [cause, ...(Array.isArray(errors) ? errors : [])]) codesOf(inner, depth + 1, found);
-  return found;
-}
-
-const NETWORK = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET'];
-
 /** A failure while opening the database, as one line naming DATABASE_URL (or DATA_DIR for the embedded one). */
 export function databaseFailure(error: unknown, config: Config): Error {
   if (config.database.kind === 'pglite') {
@@ -187,8 +177,8 @@ export function databaseFailure(error: unknown, config: Config): Error {
   const url = new URL(config.database.url);
   const name = decodeURIComponent(url.pathname.replace(/^\//, '')) || '(default)';
   const server = `${url.hostname}:${url.port || 5432}`;
-  const codes = codesOf(error);
-  const network = codes.find((code) => NETWORK.includes(code));
+  const codes = errorCodes(error);
+  const network = codes.find((code) => NETWORK_CODES.includes(code));
   if (codes.includes('3D000')) {
     return new StartupError(`DATABASE_URL ${shown} names database "${name}", which does not exist on ${server}; create it (createdb ${name}), or set DATABASE_CREATE=true to create it at start.`);
   }

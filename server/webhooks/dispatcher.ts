@@ -9,6 +9,7 @@
  */
 import { randomToken } from '../contract/ids';
 import { tracing, type TraceLink } from '../observability/trace-seam';
+import { BackgroundLoop } from '../runtime/background-loop';
 import type { Services } from '../services';
 import { attemptDelivery } from './attempt';
 import { claimNextDeliveries } from './claims';
@@ -29,11 +30,9 @@ const REMEMBERED_EVENT_LINKS = 10_000;
 const MAX_LINKS_PER_PASS = 32;
 
 export class WebhookDispatcher {
-  private timer: NodeJS.Timeout | undefined;
-  private scheduled = false;
   private stopped = false;
-  private running: Promise<void> | undefined;
-  private rerun = false;
+  /** The timer, one pass at a time, and the back-off while the database is out of reach (runtime/background-loop.ts). */
+  private readonly loop: BackgroundLoop;
   private readonly inFlight = new Set<Promise<void>>();
   /**
    * Tracing: a delivery's trace links to the request that committed its event. The events' rows do not say which
@@ -44,59 +43,39 @@ export class WebhookDispatcher {
   private nudgedBy: TraceLink[] = [];
   private readonly linksOf = new Map<string, readonly TraceLink[]>();
 
-  constructor(private readonly services: Services) {}
-
-  start(): void {
-    this.timer = setInterval(() => this.nudge(), this.services.config.webhooks.pollIntervalMs);
-    this.timer.unref();
-    this.nudge();
+  constructor(private readonly services: Services) {
+    this.loop = new BackgroundLoop({
+      name: 'webhook dispatcher',
+      log: services.log,
+      intervalMs: services.config.webhooks.pollIntervalMs,
+      nudgeDelayMs: NUDGE_DELAY_MS,
+      pass: () => this.pass(),
+    });
   }
 
-  /** New events were committed: run a pass soon. Never throws, never waits. */
+  start(): void {
+    this.loop.start();
+  }
+
+  /** New events were committed (so the database answers): run a pass soon. Never throws, never waits. */
   notify(): void {
     const link = tracing.currentLink();
     if (link && this.nudgedBy.length < MAX_LINKS_PER_PASS) this.nudgedBy.push(link);
-    this.nudge();
-  }
-
-  /** Runs a pass soon (the dispatcher's own wake-ups: they carry no request to link to). */
-  private nudge(): void {
-    if (this.stopped || this.scheduled) return;
-    this.scheduled = true;
-    setTimeout(() => {
-      this.scheduled = false;
-      this.pass();
-    }, NUDGE_DELAY_MS);
+    this.loop.nudge({ databaseAnswered: true });
   }
 
   /** Stops claiming and waits for the attempts in flight (each ends within the delivery timeout). */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private pass(): void {
+  private async pass(): Promise<void> {
     if (this.stopped) return;
-    if (this.running) {
-      this.rerun = true;
-      return;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.rerun = false;
-          const links = this.nudgedBy.splice(0);
-          await fanOutAll(() => this.services.db.fork(), links.length > 0 ? (eventIds) => this.remember(eventIds, links) : undefined);
-          await this.claimAndStart();
-        } while (this.rerun && !this.stopped);
-      } catch (error) {
-        if (!this.stopped) this.services.log.error({ err: error }, 'webhook dispatcher pass failed; the next pass retries');
-      } finally {
-        this.running = undefined;
-      }
-    })();
+    const links = this.nudgedBy.splice(0);
+    await fanOutAll(() => this.services.db.fork(), links.length > 0 ? (eventIds) => this.remember(eventIds, links) : undefined);
+    await this.claimAndStart();
   }
 
   private async claimAndStart(): Promise<void> {
@@ -110,13 +89,13 @@ export class WebhookDispatcher {
         .inLinkedRoot('webhook delivery', attributes, this.linksOf.get(claim.eventId) ?? [], () => attemptDelivery(this.services, claim, claim.scheduledRetry ? 'retry' : 'dispatch'))
         .then(() => undefined)
         .catch((error: unknown) => {
-          // The lease stays; once it expires the attempt is made again.
-          this.services.log.error({ err: error, deliveryId: claim.id }, 'webhook delivery attempt could not be recorded');
+          // The lease stays; once it expires the attempt is made again. The database out of reach is the outage's one warning.
+          if (!this.loop.outage(error)) this.services.log.error({ err: error, deliveryId: claim.id }, 'webhook delivery attempt could not be recorded');
         })
         .finally(() => {
           this.inFlight.delete(attempt);
           // The endpoint's next delivery may go now.
-          this.nudge();
+          this.loop.nudge();
         });
       this.inFlight.add(attempt);
     }

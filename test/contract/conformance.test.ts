@@ -444,6 +444,14 @@ describe('the served OpenAPI document and the live service', () => {
       expectCode(await send(method, template, path, { body }), 500, 'internal_error');
       spy.mockRestore();
     }
+    // The database out of reach while the key is read (decision 24): 503 with Retry-After; pg's own words for a dropped connection.
+    const apiKeys = world.service.services.apiKeys;
+    for (const [method, template, path, body] of routes) {
+      const spy = vi.spyOn(apiKeys, 'lookup').mockRejectedValueOnce(new Error('Connection terminated unexpectedly'));
+      const unavailable = expectCode(await send(method, template, path, { body }), 503, 'service_unavailable');
+      expect(unavailable.headers.get('retry-after'), `${method} ${path}`).toMatch(/^[1-9]$/);
+      spy.mockRestore();
+    }
     const directed = answered;
 
     // ---- a seeded fuzz over every route -------------------------------------------------

@@ -12,27 +12,11 @@
 import { createTRPCClient, httpLink } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { AdminRouter } from '../../../server/admin/router';
+import { ApiFailure, type ApiIssue } from './failure';
 
+export { ApiFailure, type ApiIssue };
 export type Inputs = inferRouterInputs<AdminRouter>;
 export type Outputs = inferRouterOutputs<AdminRouter>;
-
-export interface ApiIssue {
-  path: (string | number)[];
-  message: string;
-}
-
-/** A refused call, as the service said it. */
-export class ApiFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly issues: ApiIssue[] = [],
-  ) {
-    super(message);
-    this.name = 'ApiFailure';
-  }
-}
 
 let csrfToken: string | null = null;
 /** Set from the login answer and `auth.session`; cleared at logout. */

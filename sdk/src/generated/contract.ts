@@ -173,7 +173,7 @@ export type CustomerInput = {
 
 /** Every error answer. `error` is the stable code to branch on; `message` is free text that may change. Only the extra fields named for the code appear. */
 export type ErrorResponse = {
-  error: "invalid_json" | "invalid_input" | "invalid_id" | "missing_query" | "cannot_cancel_pix" | "unauthorized" | "billing_inactive" | "billing_past_due" | "billing_incomplete" | "billing_canceled" | "billing_expired" | "billing_monthly_tx_limit_reached" | "not_found" | "cannot_cancel_paid" | "already_canceled" | "cannot_cancel_status" | "cannot_refund_status" | "external_id_conflict" | "missing_gateway_ref" | "no_routing_rule" | "provider_not_configured" | "provider_disabled" | "method_not_supported" | "action_not_implemented" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
+  error: "invalid_json" | "invalid_input" | "invalid_id" | "missing_query" | "cannot_cancel_pix" | "unauthorized" | "billing_inactive" | "billing_past_due" | "billing_incomplete" | "billing_canceled" | "billing_expired" | "billing_monthly_tx_limit_reached" | "not_found" | "cannot_cancel_paid" | "already_canceled" | "cannot_cancel_status" | "cannot_refund_status" | "external_id_conflict" | "missing_gateway_ref" | "no_routing_rule" | "provider_not_configured" | "provider_disabled" | "method_not_supported" | "action_not_implemented" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error" | "service_unavailable";
   message?: string;
   /** invalid_input only. */
   issues?: ValidationIssue[];
@@ -398,7 +398,7 @@ export interface Operations {
     successStatus: 200;
     request: never;
     response: AuthTest;
-    errors: "unauthorized" | "rate_limit_exceeded" | "internal_error";
+    errors: "unauthorized" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
   };
   "events-list": {
     method: "GET";
@@ -406,7 +406,7 @@ export interface Operations {
     successStatus: 200;
     request: never;
     response: EventPage;
-    errors: "invalid_input" | "unauthorized" | "rate_limit_exceeded" | "internal_error";
+    errors: "invalid_input" | "unauthorized" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
   };
   "health": {
     method: "GET";
@@ -422,7 +422,7 @@ export interface Operations {
     successStatus: 200;
     request: CancelPaymentRequest;
     response: Payment;
-    errors: "invalid_json" | "invalid_input" | "invalid_id" | "cannot_cancel_pix" | "unauthorized" | "not_found" | "cannot_cancel_status" | "cannot_cancel_paid" | "already_canceled" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
+    errors: "invalid_json" | "invalid_input" | "invalid_id" | "cannot_cancel_pix" | "unauthorized" | "not_found" | "cannot_cancel_status" | "cannot_cancel_paid" | "already_canceled" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error" | "service_unavailable";
   };
   "payments-create": {
     method: "POST";
@@ -430,7 +430,7 @@ export interface Operations {
     successStatus: 201;
     request: CreatePaymentRequest;
     response: Payment;
-    errors: "invalid_json" | "invalid_input" | "unauthorized" | "billing_inactive" | "billing_past_due" | "billing_incomplete" | "billing_canceled" | "billing_expired" | "billing_monthly_tx_limit_reached" | "no_routing_rule" | "provider_not_configured" | "provider_disabled" | "method_not_supported" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
+    errors: "invalid_json" | "invalid_input" | "unauthorized" | "billing_inactive" | "billing_past_due" | "billing_incomplete" | "billing_canceled" | "billing_expired" | "billing_monthly_tx_limit_reached" | "no_routing_rule" | "provider_not_configured" | "provider_disabled" | "method_not_supported" | "rate_limit_exceeded" | "internal_error" | "gateway_error" | "service_unavailable";
   };
   "payments-findByExternalId": {
     method: "GET";
@@ -438,7 +438,7 @@ export interface Operations {
     successStatus: 200;
     request: never;
     response: Payment;
-    errors: "invalid_input" | "missing_query" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
+    errors: "invalid_input" | "missing_query" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
   };
   "payments-get": {
     method: "GET";
@@ -446,7 +446,7 @@ export interface Operations {
     successStatus: 200;
     request: never;
     response: Payment;
-    errors: "invalid_id" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
+    errors: "invalid_id" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
   };
   "payments-sync": {
     method: "POST";
@@ -454,7 +454,7 @@ export interface Operations {
     successStatus: 200;
     request: SyncPaymentRequest;
     response: Payment;
-    errors: "invalid_json" | "invalid_input" | "invalid_id" | "unauthorized" | "not_found" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
+    errors: "invalid_json" | "invalid_input" | "invalid_id" | "unauthorized" | "not_found" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error" | "service_unavailable";
   };
   "refunds-create": {
     method: "POST";
@@ -462,7 +462,7 @@ export interface Operations {
     successStatus: 201;
     request: CreateRefundRequest;
     response: Refund;
-    errors: "invalid_json" | "invalid_input" | "invalid_id" | "unauthorized" | "not_found" | "cannot_refund_status" | "external_id_conflict" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error";
+    errors: "invalid_json" | "invalid_input" | "invalid_id" | "unauthorized" | "not_found" | "cannot_refund_status" | "external_id_conflict" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "not_implemented" | "gateway_error" | "service_unavailable";
   };
   "refunds-findByExternalId": {
     method: "GET";
@@ -470,7 +470,7 @@ export interface Operations {
     successStatus: 200;
     request: never;
     response: Refund;
-    errors: "invalid_input" | "missing_query" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
+    errors: "invalid_input" | "missing_query" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
   };
   "refunds-get": {
     method: "GET";
@@ -478,7 +478,7 @@ export interface Operations {
     successStatus: 200;
     request: never;
     response: Refund;
-    errors: "invalid_id" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
+    errors: "invalid_id" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
   };
   "subscriptions-cancel": {
     method: "POST";
@@ -486,7 +486,7 @@ export interface Operations {
     successStatus: 200;
     request: CancelSubscriptionRequest;
     response: Subscription;
-    errors: "invalid_json" | "invalid_input" | "unauthorized" | "not_found" | "already_canceled" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
+    errors: "invalid_json" | "invalid_input" | "unauthorized" | "not_found" | "already_canceled" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error" | "service_unavailable";
   };
   "subscriptions-create": {
     method: "POST";
@@ -494,7 +494,7 @@ export interface Operations {
     successStatus: 201;
     request: CreateSubscriptionRequest;
     response: Subscription;
-    errors: "invalid_json" | "invalid_input" | "unauthorized" | "billing_inactive" | "billing_past_due" | "billing_incomplete" | "billing_canceled" | "billing_expired" | "no_routing_rule" | "provider_not_configured" | "provider_disabled" | "method_not_supported" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
+    errors: "invalid_json" | "invalid_input" | "unauthorized" | "billing_inactive" | "billing_past_due" | "billing_incomplete" | "billing_canceled" | "billing_expired" | "no_routing_rule" | "provider_not_configured" | "provider_disabled" | "method_not_supported" | "rate_limit_exceeded" | "internal_error" | "gateway_error" | "service_unavailable";
   };
   "subscriptions-findByExternalId": {
     method: "GET";
@@ -502,7 +502,7 @@ export interface Operations {
     successStatus: 200;
     request: never;
     response: Subscription;
-    errors: "invalid_input" | "missing_query" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
+    errors: "invalid_input" | "missing_query" | "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
   };
   "subscriptions-get": {
     method: "GET";
@@ -510,7 +510,7 @@ export interface Operations {
     successStatus: 200;
     request: never;
     response: Subscription;
-    errors: "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error";
+    errors: "unauthorized" | "not_found" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
   };
   "subscriptions-sync": {
     method: "POST";
@@ -518,7 +518,7 @@ export interface Operations {
     successStatus: 200;
     request: SyncSubscriptionRequest;
     response: Subscription;
-    errors: "invalid_json" | "invalid_input" | "unauthorized" | "not_found" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error";
+    errors: "invalid_json" | "invalid_input" | "unauthorized" | "not_found" | "missing_gateway_ref" | "provider_not_configured" | "rate_limit_exceeded" | "internal_error" | "gateway_error" | "service_unavailable";
   };
 }
 
@@ -552,6 +552,7 @@ export const ERROR_CODES = [
   "internal_error",
   "not_implemented",
   "gateway_error",
+  "service_unavailable",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

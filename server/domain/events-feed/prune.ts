@@ -16,6 +16,7 @@
  * one node holds is skipped by the others; deleting is idempotent).
  */
 import type { EntityManager } from '../../db/orm';
+import { BackgroundLoop } from '../../runtime/background-loop';
 import type { Services } from '../../services';
 
 const BATCH = 500;
@@ -88,36 +89,28 @@ export async function pruneExpiredEvents(services: Services, now = services.now(
   }
 }
 
-/** Each node's timer for pruning. */
+/** Each node's timer for pruning (runtime/background-loop.ts: one pass at a time, quiet back-off while the database is out of reach). */
 export class EventPruner {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly loop: BackgroundLoop;
 
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: Services) {
+    this.loop = new BackgroundLoop({
+      name: 'event pruning',
+      log: services.log,
+      intervalMs: INTERVAL_MS,
+      firstDelayMs: FIRST_PASS_MS,
+      pass: async () => {
+        const count = await pruneExpiredEvents(services);
+        if (count > 0) services.log.info({ deleted: count, retentionDays: services.config.events.retentionDays }, 'pruned expired events');
+      },
+    });
+  }
 
   start(): void {
-    this.schedule(FIRST_PASS_MS);
+    this.loop.start();
   }
 
-  private schedule(ms: number): void {
-    this.timer = setTimeout(() => {
-      this.running = pruneExpiredEvents(this.services)
-        .then((count) => {
-          if (count > 0) this.services.log.info({ deleted: count, retentionDays: this.services.config.events.retentionDays }, 'pruned expired events');
-        })
-        .catch((error: unknown) => this.services.log.warn({ err: error }, 'could not prune expired events; trying again later'))
-        .finally(() => {
-          this.running = null;
-          if (this.timer) this.schedule(INTERVAL_MS);
-        });
-    }, ms);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    const timer = this.timer;
-    this.timer = null;
-    if (timer) clearTimeout(timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

@@ -18,6 +18,9 @@ import type { EntityClass } from '@mikro-orm/core';
 import type { GatewayName } from '../../contract/enums';
 import { Environment, Project } from '../../db/entities';
 import type { EntityManager } from '../../db/orm';
+import { BackgroundLoop } from '../../runtime/background-loop';
+import { unreachableDatabaseReason } from '../../db/unreachable';
+import { Refusal } from '../refusal';
 import type { Services } from '../../services';
 import { lostByTheGateway, refusedByTheGateway } from '../gateway-calls';
 import { paymentRegistration } from '../payments/create';
@@ -113,37 +116,33 @@ const SUBSCRIPTIONS = reconciledKind<Subscription>({
 export const RECONCILED_KINDS: readonly ReconciledKind[] = [PAYMENTS, SUBSCRIPTIONS, RECONCILED_REFUNDS];
 
 export class Reconciler {
-  private timer: NodeJS.Timeout | undefined;
   private stopped = false;
-  private running: Promise<void> | undefined;
+  /** The timer, one pass at a time, and the back-off while the database is out of reach (runtime/background-loop.ts). */
+  private readonly loop: BackgroundLoop;
 
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: Services) {
+    this.loop = new BackgroundLoop({
+      name: 'reconciliation',
+      log: services.log,
+      intervalMs: services.config.reconciliation.pollIntervalMs,
+      pass: async () => {
+        for (const kind of RECONCILED_KINDS) await this.readDue(kind);
+      },
+    });
+  }
 
   start(): void {
-    this.timer = setInterval(() => void this.pass(), this.services.config.reconciliation.pollIntervalMs);
-    this.timer.unref();
-    void this.pass();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
-  /** One pass over everything due now; a pass still running is not started twice. Resolves when it ends. */
+  /** One pass over everything due now; a pass still running is not started twice. Resolves when it ends (a failure is logged, not thrown). */
   pass(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    this.running ??= (async () => {
-      try {
-        for (const kind of RECONCILED_KINDS) await this.readDue(kind);
-      } catch (error) {
-        if (!this.stopped) this.services.log.error({ err: error }, 'reconciliation pass failed; the next pass retries');
-      } finally {
-        this.running = undefined;
-      }
-    })();
-    return this.running;
+    return this.loop.runNow();
   }
 
   private async readDue(kind: ReconciledKind): Promise<void> {
@@ -181,6 +180,9 @@ export class Reconciler {
       found = await kind.read(services.db.fork(), services, claim.id);
       if (!found) return;
     } catch (error) {
+      // The database out of reach fails the whole pass (one warning for the outage, then a back-off), not a warning per resource.
+      // (A refusal carries the gateway's own network failure, never the database's.)
+      if (!(error instanceof Refusal) && unreachableDatabaseReason(error)) throw error;
       // A lost resource was recorded by the read itself (warn, off the schedule); anything else is tried again at the next step.
       if (refusedByTheGateway(error)) {
         // Finishing an interrupted create, the gateway refused its request: as for the create itself, the row is gone.
