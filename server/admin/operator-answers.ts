@@ -72,7 +72,8 @@ function fromRefusal(refusal: Refusal): OperatorAnswer | null {
   }
   const code = nearest(refusal.code);
   if (!code) return null;
-  if (code === 'service_unavailable') return unavailable();
+  // Its own message: the shared store behind the log-in throttle is not the database.
+  if (code === 'service_unavailable') return { ...unavailable(), message: refusal.message };
   const issues = refusal.details.issues as ValidationIssue[] | undefined;
   if (code !== 'invalid_input') return answer(code, refusal.message);
   // The first field problem joins the message, for the dashboard's one-line notice.

@@ -3,7 +3,9 @@
  * invitations' windows are counted with them):
  * Redis with REDIS_URL, so a guesser spreading attempts over nodes is counted
  * once; otherwise this process's memory (the embedded single node). While
- * Redis is unreachable each node counts on its own (logged), as rate limits do.
+ * Redis is unreachable they fail safe: an attempt that cannot be counted is
+ * refused unevaluated (503 service_unavailable), never let through on a
+ * per-node count that would give a guesser a fresh window on every node.
  *
  * Each window is rate-limiter-flexible's `consume`: one atomic increment (a
  * Lua script in Redis) that also tells whether the window was already full.
@@ -11,6 +13,7 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { throttleKeyOfAddress } from '../domain/client-address';
 import { ADDRESS_FAILURES, EMAIL_FAILURES, INVITATIONS_PER_ADDRESS, INVITATIONS_PER_ORGANIZATION, type LoginClient, type LoginThrottle } from '../domain/people/throttle';
+import { Refusal } from '../domain/refusal';
 import type { SharedStore } from './redis';
 
 type Build = (name: string, limit: { points: number; seconds: number }) => RateLimiterAbstract;
@@ -51,15 +54,40 @@ function throttle(build: Build): LoginThrottle {
 export const createMemoryLoginThrottle = (): LoginThrottle =>
   throttle((name, { points, seconds }) => new RateLimiterMemory({ keyPrefix: name, points, duration: seconds }));
 
+/** Fail safe: a window Redis cannot count refuses with 503 (no per-node fallback), and the outage is logged. */
+class FailSafeWindow extends RateLimiterRedis {
+  constructor(
+    private readonly store: SharedStore,
+    options: ConstructorParameters<typeof RateLimiterRedis>[0],
+  ) {
+    super(options);
+  }
+  private refuse(failure: unknown): never {
+    // A full window is rate-limiter-flexible's RateLimiterRes: an answer, not a failure.
+    if (failure instanceof RateLimiterRes) throw failure;
+    this.store.degraded('log-in throttle', failure);
+    throw new Refusal('service_unavailable', {}, 'Log-ins, password resets and invitations are paused: the service cannot count attempts right now (its shared store is unreachable); try again in a moment.');
+  }
+  override consume(...args: Parameters<RateLimiterRedis['consume']>) {
+    return super.consume(...args).catch((failure: unknown) => this.refuse(failure));
+  }
+  override reward(...args: Parameters<RateLimiterRedis['reward']>) {
+    return super.reward(...args).catch((failure: unknown) => this.refuse(failure));
+  }
+  override delete(...args: Parameters<RateLimiterRedis['delete']>) {
+    return super.delete(...args).catch((failure: unknown) => this.refuse(failure));
+  }
+}
+
 export const createRedisLoginThrottle = (store: SharedStore): LoginThrottle =>
   throttle(
     (name, { points, seconds }) =>
-      new RateLimiterRedis({
+      new FailSafeWindow(store, {
         storeClient: store.client,
         keyPrefix: `${store.prefix}${name}`,
         points,
         duration: seconds,
+        // Not connected: refused at once instead of after a command timeout.
         rejectIfRedisNotReady: true,
-        insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points, duration: seconds }),
       }),
   );

@@ -4,8 +4,8 @@
  * cache epoch. Commands fail fast instead of queueing, and while Redis is
  * unreachable each user of this client does what was chosen for it (README,
  * Performance): rate limits and the breaker count per node (fail open), the
- * API-key cache is off. The monthly quota does not depend on it
- * (domain/quota.ts).
+ * API-key cache is off, the log-in throttle refuses (fail safe: 503). The
+ * monthly quota does not depend on it (domain/quota.ts).
  *
  * An outage is told once: one warning when the first failure is seen, one
  * when Redis answers again (the connection is back, or a ping succeeds
@@ -60,7 +60,7 @@ export function connectSharedStore(redis: { url: string; keyPrefix: string }, lo
     outage = { since: Date.now(), ping };
     log.warn(
       { component: 'redis', reason, err: error },
-      'Redis unreachable: rate limits and the routing breaker counted per node, API keys read from the database, until it answers',
+      'Redis unreachable: rate limits and the routing breaker counted per node, API keys read from the database, log-ins refused (503) until it answers',
     );
   }
   function back() {
@@ -68,7 +68,7 @@ export function connectSharedStore(redis: { url: string; keyPrefix: string }, lo
     clearInterval(outage.ping);
     const seconds = Math.round((Date.now() - outage.since) / 1000);
     outage = null;
-    log.warn({ component: 'redis', outageSeconds: seconds }, 'Redis reachable again: shared counters back');
+    log.warn({ component: 'redis', outageSeconds: seconds }, 'Redis reachable again: shared counters and log-ins back');
     for (const listener of recovered) listener();
   }
   client.on('ready', () => {

@@ -2,12 +2,14 @@
  * A Redis outage does what was chosen for each shared counter (README,
  * Performance): a real redis-server of the test's own is shut down under a
  * little load and started again on the same port. Rate limits keep working
- * per node (fail open, still enforced); the node stays ready; the outage is
- * told once and its end once; everything comes back by itself when Redis
- * does, and a key revoked meanwhile is not served from an older cache.
+ * per node (fail open, still enforced); log-ins are refused with 503
+ * service_unavailable (fail safe: a guesser must not get a fresh window on
+ * every node); the node stays ready; the outage is told once and its end
+ * once; everything comes back by itself when Redis does.
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { internalCall, PASSWORD, uniqueEmail } from '../support/dashboard-sessions';
 import { call } from '../support/http';
 import { eventually } from '../support/outbox-events';
 import { startTestRedis, type TestRedis } from '../support/redis-server';
@@ -38,6 +40,7 @@ describe('Redis goes away and comes back', () => {
     await redis?.close();
   });
 
+  const logIn = (email: string) => internalCall(service, 'auth.login', { email, password: PASSWORD }, { mutation: true });
   const readyz = async () => {
     const response = await fetch(`${service.url}/readyz`);
     return { status: response.status, body: (await response.json()) as { status: string; checks: Record<string, string> } };
@@ -57,8 +60,11 @@ describe('Redis goes away and comes back', () => {
     { status: 429, remaining: '0' },
   ];
 
-  it('rate limits per node, still ready; one warning each way; back by itself', async () => {
+  it('rate limits per node, log-ins refused with 503, still ready; one warning each way; back by itself', async () => {
+    const email = uniqueEmail('redis-outage');
+    await service.admin.users.create({ email, password: PASSWORD });
     const before = await createTenant(service);
+    expect((await logIn(email)).status).toBe(200);
     expect(await fillWindow(before.apiKey)).toEqual(fullWindow);
     expect((await readyz()).body).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok' } });
 
@@ -83,11 +89,17 @@ describe('Redis goes away and comes back', () => {
     // The window counted in Redis is out of reach: this node counts on its own, from a fresh window, still enforced.
     const during = await createTenant(service);
     expect(await fillWindow(during.apiKey)).toEqual(fullWindow);
+    const refused = await logIn(email);
+    expect(refused.status).toBe(503);
+    expect(refused.body).toEqual({ error: 'service_unavailable', message: expect.stringMatching(/^Log-ins, password resets and invitations are paused/) });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // A wrong password is not evaluated either: nothing is told about it while it cannot be counted.
+    expect((await internalCall(service, 'auth.login', { email, password: 'a guess' }, { mutation: true })).status).toBe(503);
     expect((await readyz())).toEqual({ status: 200, body: { status: 'ready', checks: { database: 'ok', redis: 'unreachable' } } });
 
     await redis.start();
-    // Back by itself: rate limits are counted in Redis again.
-    await eventually(async () => service.logs().includes('Redis reachable again'), 15_000, 'Redis back');
+    // Back by itself: log-ins are counted in Redis again, and so are rate limits (a new key's window holds across calls).
+    await eventually(async () => (await logIn(email)).status === 200, 15_000, 'log-ins back after Redis returned');
     loading = false;
     await load;
     const after = await createTenant(service);
