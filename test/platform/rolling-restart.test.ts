@@ -125,7 +125,8 @@ describe.skipIf(!onPostgres)('rolling restart of two nodes behind a balancer', (
     loading = false;
     await Promise.all(workers);
 
-    expect({ failed, balancer: proxy.failures }).toEqual({ failed: [], balancer: [] });
+    const history = Object.fromEntries(proxy.nodes.map((node) => [node.url, node.probes.map((probe) => `${probe.at % 100_000}:${probe.outcome}`).join(' ')]));
+    expect({ failed, balancer: proxy.failures }, JSON.stringify(history)).toEqual({ failed: [], balancer: [] });
     expect(answered).toBeGreaterThan(20);
     for (const node of nodes) {
       const seen = probesOf[node.name]!;

@@ -1,7 +1,8 @@
 /**
  * A small load balancer in front of service nodes, as in production: it asks
  * each node's `/readyz` every `pollMs` and sends requests, round robin, only
- * to the nodes whose last answer was 200, over keep-alive connections. It
+ * to ready nodes (in after one 200, out after two failed probes in a row),
+ * over keep-alive connections. It
  * never retries: a request a node fails to answer is a failure the test sees
  * (502 from here, recorded in `failures`). Each node's probe answers are kept
  * in order, so a test can tell whether `draining` came before the listener closed.
@@ -26,6 +27,9 @@ export interface RoundRobinProxy {
   failures: { at: number; node: string | null; method: string; path: string; error: string }[];
   close(): Promise<void>;
 }
+
+/** Consecutive failed probes that take a node out of the rotation. */
+const FAILURE_THRESHOLD = 2;
 
 /** Connection-level headers are the balancer's own on each side; they are not forwarded. */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer'];
@@ -57,16 +61,21 @@ export async function startRoundRobinProxy(nodeUrls: string[], options: { pollMs
   const agent = new Agent({ keepAlive: true });
   let closed = false;
   const nodes = nodeUrls.map((url) => {
-    let last: ProbeOutcome = 'refused';
+    let ready = false;
+    let failedInARow = 0;
     const probes: BalancedNode['probes'] = [];
     const loop = (async () => {
       while (!closed) {
-        last = await probe(url, pollMs * 5);
-        probes.push({ at: Date.now(), outcome: last });
+        const outcome = await probe(url, pollMs * 5);
+        probes.push({ at: Date.now(), outcome });
+        // As a balancer's failure threshold of 2: one slow check on a busy machine does not take a node out.
+        failedInARow = outcome === 'ready' ? 0 : failedInARow + 1;
+        if (outcome === 'ready') ready = true;
+        else if (failedInARow >= FAILURE_THRESHOLD) ready = false;
         await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
     })();
-    return { url, probes, ready: () => last === 'ready', loop };
+    return { url, probes, ready: () => ready, loop };
   });
   const failures: RoundRobinProxy['failures'] = [];
   let next = 0;
