@@ -17,6 +17,7 @@
  */
 import { Environment, Organization, Project } from '../db/entities';
 import type { EntityManager } from '../db/orm';
+import type { OrganizationCondition } from '../domain/tenancy';
 import { notFound, operatorRefusal, Refusal } from '../domain/refusal';
 import { MEMBER_ROLES, type MemberRole } from '../contract/people';
 
@@ -84,9 +85,15 @@ export function requireOperator(actor: Actor): void {
   if (actor.kind !== 'operator') throw operatorRefusal('forbidden', 'Only a platform operator can do this.');
 }
 
-/** The organizations whose data the actor sees: null means all of them (an operator). */
-export const visibleOrganizations = (actor: Actor): string[] | null =>
-  actor.kind === 'operator' ? null : [...actor.roles.keys()].filter((id) => !actor.secondFactorMissing?.has(id));
+/**
+ * The organizations whose records a list across organizations shows: a member's own, every one for an operator but
+ * those requiring a second factor the operator's session has not proven (the requirement holds in lists too, not
+ * only when one organization is named), or all (undefined).
+ */
+export function visibleOrganizations(actor: Actor): OrganizationCondition | undefined {
+  if (actor.kind === 'member') return { $in: [...actor.roles.keys()].filter((id) => !actor.secondFactorMissing?.has(id)) };
+  return actor.secondFactorMissing?.size ? { $nin: [...actor.secondFactorMissing] } : undefined;
+}
 
 /** The id of the organization an environment belongs to. */
 export const organizationOf = (environment: Environment): string => environment.project.organization.id;

@@ -8,7 +8,7 @@
  */
 import { listAudit } from '../domain/audit/list';
 import { operatorRefusal } from '../domain/refusal';
-import { organizationAccess } from './access';
+import { organizationAccess, visibleOrganizations } from './access';
 import { AuditListInput } from './inputs/audit';
 import { adminProcedure, adminT as t } from './procedure';
 
@@ -18,6 +18,6 @@ export const auditRouter = t.router({
     const { organizationId, ...filter } = input;
     if (organizationId) await organizationAccess(ctx, organizationId, 'own');
     else if (ctx.actor.kind !== 'operator') throw operatorRefusal('invalid', 'organizationId: name the organization whose audit log to read.');
-    return listAudit(ctx.em, { ...filter, organizationIds: organizationId ? [organizationId] : null });
+    return listAudit(ctx.em, { ...filter, organizations: organizationId ? { $in: [organizationId] } : visibleOrganizations(ctx.actor) });
   }),
 });

@@ -96,7 +96,7 @@ export const projectsRouter = t.router({
       await organizationAccess(ctx, input.organizationId, 'read');
     }
     const visible = visibleOrganizations(ctx.actor);
-    const where = input.organizationId ? { organization: input.organizationId } : visible ? { organization: { $in: visible } } : {};
+    const where = input.organizationId ? { organization: input.organizationId } : visible ? { organization: visible } : {};
     const projects = await ctx.em.find(Project, where, { orderBy: { createdAt: 'asc', id: 'asc' } });
     return projects.map((project) => ({ id: project.id, organizationId: project.organization.id, name: project.name, createdAt: project.createdAt.toISOString() }));
   }),
@@ -118,7 +118,7 @@ export const environmentsRouter = t.router({
   list: adminProcedure.input(ListEnvironmentsInput).query(async ({ ctx, input }) => {
     if (input.projectId) await projectAccess(ctx, input.projectId, 'read');
     const visible = visibleOrganizations(ctx.actor);
-    const where = input.projectId ? { project: input.projectId } : visible ? { project: { organization: { $in: visible } } } : {};
+    const where = input.projectId ? { project: input.projectId } : visible ? { project: { organization: visible } } : {};
     const environments = await ctx.em.find(Environment, where, { orderBy: { createdAt: 'asc', id: 'asc' } });
     return environments.map((environment) => ({ id: environment.id, projectId: environment.project.id, kind: environment.kind, createdAt: environment.createdAt.toISOString() }));
   }),

@@ -43,7 +43,7 @@ async function readableScope(ctx: AdminContext, filter: { environmentId?: string
   if (filter.environmentId) await environmentAccess(ctx, filter.environmentId, 'read');
   if (filter.projectId) await projectAccess(ctx, filter.projectId, 'read');
   if (filter.endpointId) await endpointAccess(ctx, filter.endpointId, 'read');
-  return { organizationIds: visibleOrganizations(ctx.actor) ?? undefined };
+  return { organizations: visibleOrganizations(ctx.actor) };
 }
 
 export const webhooksRouter = t.router({

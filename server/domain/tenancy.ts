@@ -23,9 +23,12 @@ export async function createOrganization(em: EntityManager, input: { name: strin
   return organizationView(organization);
 }
 
-/** Every organization, or only those of `ids` (a member's). */
-export async function listOrganizations(em: EntityManager, ids: string[] | null = null) {
-  return (await em.find(Organization, ids ? { id: { $in: ids } } : {}, { orderBy: { createdAt: 'asc' } })).map(organizationView);
+/** Which organizations a list may show, as a condition on their ids: only these, all but these; no condition is all. */
+export type OrganizationCondition = { $in: string[] } | { $nin: string[] };
+
+/** Every organization, or those `visible` admits. */
+export async function listOrganizations(em: EntityManager, visible?: OrganizationCondition) {
+  return (await em.find(Organization, visible ? { id: visible } : {}, { orderBy: { createdAt: 'asc' } })).map(organizationView);
 }
 
 async function loadOrganization(em: EntityManager, organizationId: string): Promise<Organization> {

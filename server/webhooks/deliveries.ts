@@ -9,6 +9,7 @@ import type { WebhookDeliveryStatus } from '../contract/delivery-statuses';
 import { randomToken } from '../contract/ids';
 import { decodeCursor, pageOf } from '../domain/listing/cursor';
 import { notFound, operatorRefusal } from '../domain/refusal';
+import type { OrganizationCondition } from '../domain/tenancy';
 import { WebhookAttempt, WebhookDelivery } from '../db/entities';
 import type { EntityManager } from '../db/orm';
 import type { Services } from '../services';
@@ -29,8 +30,8 @@ export interface DeliveryFilter {
   createdFrom?: string;
   /** Created strictly before. */
   createdTo?: string;
-  /** Only these organizations' deliveries (a member's); undefined means all (an operator). */
-  organizationIds?: string[];
+  /** Which organizations' deliveries (a member's, or all but some for an operator); undefined means all. */
+  organizations?: OrganizationCondition | undefined;
   cursor?: string;
   limit: number;
 }
@@ -41,7 +42,7 @@ const LIST = 'deliveries';
 export async function listDeliveries(em: EntityManager, filter: DeliveryFilter) {
   const conditions: FilterQuery<WebhookDelivery>[] = [];
   if (filter.environmentId) conditions.push({ environment: filter.environmentId });
-  if (filter.organizationIds) conditions.push({ environment: { project: { organization: { $in: filter.organizationIds } } } });
+  if (filter.organizations) conditions.push({ environment: { project: { organization: filter.organizations } } });
   if (filter.endpointId) conditions.push({ endpoint: filter.endpointId });
   if (filter.status) conditions.push({ status: filter.status });
   if (filter.eventType) conditions.push({ eventType: filter.eventType });

@@ -6,7 +6,7 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { WebhookEventType } from '../contract/event-types';
 import { notFound, operatorRefusal } from '../domain/refusal';
-import { loadEnvironment } from '../domain/tenancy';
+import { loadEnvironment, type OrganizationCondition } from '../domain/tenancy';
 import { WebhookEndpoint } from '../db/entities';
 import type { EntityManager } from '../db/orm';
 import type { Services } from '../services';
@@ -60,14 +60,14 @@ export async function createEndpoint(em: EntityManager, services: Services, inpu
 }
 
 /**
- * `organizationIds`: only these organizations' endpoints (a dashboard member's); undefined means all (an operator).
+ * `organizations`: which organizations' endpoints (a dashboard member's, or all but some for an operator); undefined means all.
  * Each comes with its health (success rate over 24 h, oldest waiting delivery), read for all of them in one statement.
  */
-export async function listEndpoints(em: EntityManager, services: Services, filter: { environmentId?: string; projectId?: string; organizationIds?: string[] }) {
+export async function listEndpoints(em: EntityManager, services: Services, filter: { environmentId?: string; projectId?: string; organizations?: OrganizationCondition | undefined }) {
   const where: FilterQuery<WebhookEndpoint> = {};
   if (filter.environmentId) where.environment = filter.environmentId;
   if (filter.projectId) where.environment = { ...(filter.environmentId ? { id: filter.environmentId } : {}), project: filter.projectId };
-  if (filter.organizationIds) where.$and = [{ environment: { project: { organization: { $in: filter.organizationIds } } } }];
+  if (filter.organizations) where.$and = [{ environment: { project: { organization: filter.organizations } } }];
   const endpoints = await em.find(WebhookEndpoint, where, { populate: ['environment'], orderBy: { createdAt: 'asc' } });
   const health = await endpointHealth(em, endpoints.map((endpoint) => endpoint.id));
   return endpoints.map((endpoint) => ({ ...endpointView(endpoint, services), health: health.get(endpoint.id)! }));

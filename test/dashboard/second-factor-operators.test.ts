@@ -25,7 +25,8 @@ let inbox: SmtpInbox;
 beforeAll(async () => {
   inbox = await startSmtpInbox();
   [development, production] = await Promise.all([
-    startTestService({ now: () => new Date(clock) }),
+    // Local endpoint URLs: the lists test makes endpoints that are never delivered to.
+    startTestService({ now: () => new Date(clock), env: { WEBHOOK_ALLOW_LOCAL_URLS: 'true' } }),
     startTestService({
       now: () => new Date(clock),
       env: {
@@ -66,6 +67,42 @@ describe("an organization's requirement applies to platform operators reading it
 
     await enrolSecondFactor(browser, tick);
     expect((await browser.call('projects.list', { organizationId: required.organizationId })).status).toBe(200);
+  });
+
+  it("lists across organizations leave out the records of an organization that requires one, until the session proves it", async () => {
+    const required = await createTenant(development);
+    const open = await createTenant(development);
+    for (const tenant of [required, open]) {
+      await development.admin.webhooks.createEndpoint({ environmentId: tenant.environmentId, url: 'http://127.0.0.1:9/hooks' });
+    }
+    await development.admin.auth.setOrganizationSecondFactor({ organizationId: required.organizationId, required: true });
+    const browser = await operator(development);
+
+    const data = async (procedure: string, input?: unknown) => (await browser.call(procedure, input)).body.result.data;
+    /** What each list across organizations shows of the two organizations: [required, open]. */
+    const shown = async () => {
+      const organizations = (await data('organizations.list')).map((row: { id: string }) => row.id);
+      const projects = (await data('projects.list', {})).map((row: { organizationId: string }) => row.organizationId);
+      const environments = (await data('environments.list', {})).map((row: { id: string }) => row.id);
+      const endpoints = (await data('webhooks.listEndpoints', {})).map((row: { environmentId: string }) => row.environmentId);
+      const audit = (await data('audit.list', { limit: 100 })).items.map((row: { organizationId: string | null }) => row.organizationId);
+      return [required, open].map((tenant) => ({
+        organization: organizations.includes(tenant.organizationId),
+        project: projects.includes(tenant.organizationId),
+        environment: environments.includes(tenant.environmentId),
+        endpoint: endpoints.includes(tenant.environmentId),
+        audit: audit.includes(tenant.organizationId),
+      }));
+    };
+    const all = { organization: true, project: true, environment: true, endpoint: true, audit: true };
+    const none = { organization: false, project: false, environment: false, endpoint: false, audit: false };
+    expect(await shown()).toEqual([none, all]);
+    // The platform's own entries (the operator's account created) stay in the audit log.
+    const platform = (await data('audit.list', { limit: 100 })).items.filter((row: { organizationId: string | null }) => row.organizationId === null);
+    expect(platform.length).toBeGreaterThan(0);
+
+    await enrolSecondFactor(browser, tick);
+    expect(await shown()).toEqual([all, all]);
   });
 });
 

@@ -8,12 +8,16 @@ import { AuditEntry, Organization } from '../../db/entities';
 import type { AuditActorKind } from '../../db/entities/audit-entry';
 import type { EntityManager } from '../../db/orm';
 import { decodeCursor, pageOf } from '../listing/cursor';
+import type { OrganizationCondition } from '../tenancy';
 
 const LIST = 'audit';
 
 export interface AuditFilter {
-  /** Null: every organization's entries and the platform's own (an operator). */
-  organizationIds: string[] | null;
+  /**
+   * Which organizations' entries; undefined: every organization's and the platform's own (an operator). The
+   * platform's own entries (no organization) stay in a list of all but some organizations.
+   */
+  organizations: OrganizationCondition | undefined;
   action?: string;
   actor?: string;
   actorKind?: AuditActorKind;
@@ -46,7 +50,8 @@ export type AuditEntryView = ReturnType<typeof auditEntryView>;
 
 export async function listAudit(em: EntityManager, filter: AuditFilter) {
   const and: FilterQuery<AuditEntry>[] = [];
-  if (filter.organizationIds) and.push({ organizationId: { $in: filter.organizationIds } });
+  if (filter.organizations && '$in' in filter.organizations) and.push({ organizationId: filter.organizations });
+  if (filter.organizations && '$nin' in filter.organizations) and.push({ $or: [{ organizationId: null }, { organizationId: filter.organizations }] });
   if (filter.action) and.push({ action: { $like: prefixPattern(filter.action) } });
   if (filter.actor) and.push(filter.actor.includes('@') ? { actorEmail: filter.actor.trim().toLowerCase() } : { actorId: filter.actor });
   if (filter.actorKind) and.push({ actorKind: filter.actorKind });
