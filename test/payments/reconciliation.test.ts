@@ -60,7 +60,8 @@ describe('reconciliation and the gateway as the truth', () => {
 
     const read = await eventually(() => api('GET', `/v1/payments/${created.body.id}`), (reply) => reply.body.status === 'paid');
     expect(read.body.status).toBe('paid');
-    expect(Date.parse(read.body.paidAt)).toBeGreaterThan(Date.parse(created.body.createdAt));
+    // paidAt is gateway_a's own time of payment (decision 26), in whole seconds: not before the second the payment was made.
+    expect(Date.parse(read.body.paidAt)).toBeGreaterThanOrEqual(Math.floor(Date.parse(created.body.createdAt) / 1000) * 1000);
     expect(await eventTypes(created.body.id)).toEqual(['payment.created', 'payment.pending', 'payment.paid']);
     // The read came from reconciliation: once, and nobody called /sync.
     expect((world.sandbox.sims.gateway_a.stats().calls.getPayment ?? 0) - syncsBefore).toBe(1);
