@@ -62,9 +62,11 @@ if (demo) {
   );
 }
 if (service.services.mailer.local) {
-  lines.push(`  mail (invitations, password resets): no SMTP_URL, written to ${resolve(config.dataDir, OUTBOX_FOLDER)} (also under Organizations in the dashboard, for operators)`);
-  // Decision 22: outside the embedded demo nobody may be handed an invitation's link, so inviting waits for a mail server.
-  if (!isEmbeddedDemo(config)) lines.push('  invitations: refused until SMTP_URL is set (only the embedded demo shows their links)');
+  const demo = isEmbeddedDemo(config);
+  lines.push(`  mail (invitations, password resets): no SMTP_URL, written to ${resolve(config.dataDir, OUTBOX_FOLDER)}${demo ? ' (also under Organizations in the dashboard, for operators)' : ''}`);
+  // Decision 22: outside the embedded demo nobody may be handed an invitation's link (nor read another person's reset
+  // link in the dashboard), so inviting waits for a mail server.
+  if (!demo) lines.push('  invitations: refused until SMTP_URL is set (only the embedded demo shows their links)');
 }
 lines.push(`  operator CLI: ${cli} --help   (admin token: ${config.adminToken ? 'ADMIN_TOKEN of this service' : resolve(config.dataDir, ADMIN_TOKEN_FILE)})`, '');
 // Before the banner: whoever reads it may stop the service at once, and must get a clean shutdown.

@@ -6,6 +6,7 @@ import { createInvitation, invitationMail, invitationShowsLink, invitationUrl, i
 import { addMember, listMembers, removeMember, setMemberRole } from '../domain/people/members';
 import { createUser, listUsers, normalizeEmail, setUserDisabled, userView } from '../domain/people/users';
 import { resetSecondFactorProcedure } from './second-factor-reset';
+import { isEmbeddedDemo } from '../config';
 import { Invitation, User } from '../db/entities';
 import { notFound, operatorRefusal } from '../domain/refusal';
 import { organizationAccess, requireOperator } from './access';
@@ -117,13 +118,17 @@ export const usersRouter = t.router({
   }),
 
   /**
-   * Operator only: the mails of the local outbox (no SMTP_URL, outside
-   * production), newest first, so the demo's invitations and resets can be
-   * read in the dashboard. `local` false: mail goes to an SMTP server.
+   * Operator only: the mails of the local outbox, newest first, so the
+   * embedded demo's invitations and resets can be read in the dashboard.
+   * Only there (decision 22): on any other service without SMTP_URL the
+   * outbox holds people's password-reset and unlock links, which an operator
+   * must not be handed (they would act as that person); those mails stay in
+   * DATA_DIR/outbox on the host. `local` false: nothing is shown.
    */
   outbox: adminProcedure.query(({ ctx }) => {
     requireOperator(ctx.actor);
-    return { local: ctx.services.mailer.local, mails: ctx.services.mailer.recent(50) };
+    const shown = ctx.services.mailer.local && isEmbeddedDemo(ctx.services.config);
+    return { local: shown, mails: shown ? ctx.services.mailer.recent(50) : [] };
   }),
 
   resetSecondFactor: resetSecondFactorProcedure,

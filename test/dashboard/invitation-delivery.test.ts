@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVITATIONS_PER_ADDRESS, INVITATIONS_PER_ORGANIZATION } from '../../server/domain/people/throttle';
 import { onPostgres } from '../support/database';
-import { member, PASSWORD, uniqueEmail, type Browser } from '../support/dashboard-sessions';
+import { internalCall, login, member, PASSWORD, uniqueEmail, type Browser } from '../support/dashboard-sessions';
+import { eventually } from '../support/outbox-events';
 import { startTestService, type TestService } from '../support/service';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox';
 import { createTenant } from '../support/tenant';
@@ -103,6 +104,24 @@ describe('without a mail server', () => {
     await refusedWithoutMail({ SEED_DEMO: 'true' });
   });
 
+  it("outside the embedded demo, a password reset's mail stays on the host: operators are not shown the outbox in the dashboard", async () => {
+    const service = await startTestService({ env: { SEED_DEMO: 'false' } });
+    try {
+      const email = uniqueEmail('forgetful');
+      await service.admin.users.create({ email, password: PASSWORD });
+      expect((await internalCall(service, 'auth.requestPasswordReset', { email }, { mutation: true })).status).toBe(200);
+      // The reset link was written to the local outbox (DATA_DIR/outbox)...
+      await eventually(async () => service.services.mailer.recent(5).some((mail) => mail.text.includes('/dashboard/reset-password#')));
+      // ...and no operator can read it there: they would log in as that person.
+      const operatorEmail = uniqueEmail('operator');
+      await service.admin.users.create({ email: operatorEmail, password: PASSWORD, platformOperator: true });
+      const outbox = await (await login(service, operatorEmail)).call('users.outbox');
+      expect(outbox.body.result.data).toEqual({ local: false, mails: [] });
+    } finally {
+      await service.stop();
+    }
+  });
+
   it.skipIf(onPostgres)('in the embedded demo, the link is shown to whoever invited, and the mail waits in the outbox', async () => {
     const service = await startTestService({ env: { SEED_DEMO: 'true' } });
     try {
@@ -113,6 +132,12 @@ describe('without a mail server', () => {
       const url: string = reply.body.result.data.invitationUrl;
       expect(url).toMatch(new RegExp(`^${service.url}/dashboard/invitation#[A-Za-z0-9_-]{43}$`));
       expect(service.services.mailer.recent(5).map((mail) => mail.text).join('\n')).toContain(url);
+      // The demo's operators read its outbox in the dashboard.
+      const operatorEmail = uniqueEmail('operator');
+      await service.admin.users.create({ email: operatorEmail, password: PASSWORD, platformOperator: true });
+      const outbox = (await (await login(service, operatorEmail)).call('users.outbox')).body.result.data;
+      expect(outbox.local).toBe(true);
+      expect(outbox.mails.map((mail: { text: string }) => mail.text).join('\n')).toContain(url);
     } finally {
       await service.stop();
     }
