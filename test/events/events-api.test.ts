@@ -167,7 +167,7 @@ describe('GET /v1/events', () => {
     const document: any = await (await fetch(`${world.service.url}/v1/openapi.json`)).json();
     const operation = document.paths['/v1/events'].get;
     expect(operation.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['after', 'limit', 'type']);
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '429', '500']);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '429', '500', '503']);
     expect(operation.responses['200'].content['application/json'].examples.eventPage.value.data[0].id).toMatch(/^evt_/);
     expect(document.info.description).toContain('Catching up on events');
   });
