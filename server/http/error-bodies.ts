@@ -7,7 +7,7 @@
  * adapter ends the response. This is the one place that does it.
  */
 import type { RequestHandler, Response } from 'express';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../contract/errors';
+import { ApiError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../contract/errors';
 
 export interface ErrorBody {
   status: number;
@@ -40,3 +40,9 @@ export const contractErrorBodies: RequestHandler = (req, res, next) => {
   });
   next();
 };
+
+/**
+ * The answer to a request that arrives after the port is bound and before the application is ready (the database is
+ * still opening): the contract's 503, so a client or the SDK reads it as any other.
+ */
+export const STARTING_BODY = JSON.stringify(new ApiError('service_unavailable', {}, 'The service is starting; retry after Retry-After seconds.').toBody());

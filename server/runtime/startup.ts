@@ -15,7 +15,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config';
 import { errorCodes, NETWORK_CODES } from '../db/unreachable';
-import { ApiError } from '../contract/errors';
+import { STARTING_BODY } from '../http/error-bodies';
 
 export class StartupError extends Error {
   override name = 'StartupError';
@@ -106,13 +106,11 @@ export interface BoundPort {
 
 /** Binds HOST:PORT first, so a taken port or a bad HOST stops the start before the database is opened. */
 export async function bindPort(config: Config): Promise<BoundPort> {
-  // A request that arrives while the database opens is told so in the contract's error format, like any 503.
-  const starting = JSON.stringify(new ApiError('service_unavailable', {}, 'The service is starting; retry after Retry-After seconds.').toBody());
   let handler: RequestListener = (_req, res) => {
     res.statusCode = 503;
     res.setHeader('Retry-After', '1');
     res.setHeader('content-type', 'application/json');
-    res.end(starting);
+    res.end(STARTING_BODY);
   };
   const { headersMs, requestMs, keepAliveMs } = config.httpTimeouts;
   const server = createServer(
