@@ -20,8 +20,10 @@ export function useFilterParams() {
   const get = (name: string) => params.get(name) || undefined;
   const set = (name: string, value: string | null | undefined) =>
     setParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
+      () => {
+        // From the address as it is now, not as this render saw it: the search box writes 300 ms after typing, and a
+        // status picked in between was dropped by a write from the older render's parameters.
+        const next = new URLSearchParams(window.location.search);
         if (value) next.set(name, value);
         else next.delete(name);
         return next;
