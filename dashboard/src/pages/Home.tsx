@@ -68,7 +68,7 @@ export default function HomePage() {
         <Stat label="Subscriptions" value={data.totals.subscriptionCount} to={`${base}/subscriptions`} />
         <Stat
           label="Failed deliveries"
-          value={data.failedDeliveries}
+          value={data.failedDeliveriesMore ? `${data.failedDeliveries.toLocaleString('en-US')}+` : data.failedDeliveries}
           to={`${base}/deliveries?status=FAILED`}
           tone={data.failedDeliveries > 0 ? 'red.7' : undefined}
         />

@@ -21,6 +21,7 @@ import { Migration20261125161000_list_search_indexes } from './Migration20261125
 import { Migration20261127091500_second_factor_ceilings } from './Migration20261127091500_second_factor_ceilings';
 import { Migration20261127090624_late_money_watch } from './Migration20261127090624_late_money_watch';
 import { Migration20261127094248_orphan_refs_index } from './Migration20261127094248_orphan_refs_index';
+import { Migration20261127123959_daily_totals } from './Migration20261127123959_daily_totals';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -44,4 +45,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127090624_late_money_watch', class: Migration20261127090624_late_money_watch },
   { name: 'Migration20261127091500_second_factor_ceilings', class: Migration20261127091500_second_factor_ceilings },
   { name: 'Migration20261127094248_orphan_refs_index', class: Migration20261127094248_orphan_refs_index },
+  { name: 'Migration20261127123959_daily_totals', class: Migration20261127123959_daily_totals },
 ];

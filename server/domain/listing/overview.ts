@@ -1,13 +1,18 @@
 /**
  * The dashboard's home page: per day (UTC) and status, how many payments and
  * subscriptions were created, the amount of those paid, and how many
- * deliveries are failed right now. Counted by the database (GROUP BY day and
- * status), never by loading the rows.
+ * deliveries are failed right now. Read from the daily rollup the database
+ * keeps as payments and subscriptions change (migration daily_totals: a
+ * trigger in each change's transaction), so a view reads days x statuses
+ * rows whatever the tables hold; failed deliveries are counted exactly up to
+ * 10,000, then flagged (decision 25).
  */
 import { PAYMENT_STATUSES, SUBSCRIPTION_STATUSES, type PaymentStatus, type SubscriptionStatus } from '../../contract/enums';
 import type { EntityManager } from '../../db/orm';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Decision 25: counts are exact up to this, then "10,000+". */
+export const EXACT_COUNT_LIMIT = 10_000;
 
 interface Row {
   day: string;
@@ -17,16 +22,26 @@ interface Row {
 }
 
 const zeros = <S extends string>(statuses: readonly S[]) => Object.fromEntries(statuses.map((s) => [s, 0])) as Record<S, number>;
+const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 
-/** `day` and `status` of the table's rows in [from, to), counted with their summed amount. */
-function perDayAndStatus(em: EntityManager, table: 'payments' | 'subscriptions', environmentId: string, from: Date, to: Date): Promise<Row[]> {
+/** The rollup's rows of one kind created on the UTC days [from, to]: each day and status with its count and summed amount. */
+export function perDayAndStatus(em: EntityManager, kind: 'payment' | 'subscription', environmentId: string, from: string, to: string): Promise<Row[]> {
   return em.execute<Row[]>(
-    `select to_char((created_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, status, count(*) as count, sum(amount) as amount
-     from ${table}
-     where environment_id = ? and created_at >= ? and created_at < ?
-     group by 1, 2`,
-    [environmentId, from, to],
+    `select to_char(day, 'YYYY-MM-DD') as day, status, count, amount
+     from daily_totals
+     where environment_id = ? and kind = ? and day >= ?::date and day <= ?::date`,
+    [environmentId, kind, from, to],
   );
+}
+
+/** The failed deliveries of an environment, counted over at most one more than EXACT_COUNT_LIMIT rows of its (environment_id, status) index. */
+export async function failedDeliveriesCount(em: EntityManager, environmentId: string): Promise<{ count: number; more: boolean }> {
+  const [row] = await em.execute<{ count: string | number }[]>(
+    `select count(*) as count from (select 1 from webhook_deliveries where environment_id = ? and status = 'FAILED' limit ?) as bounded`,
+    [environmentId, EXACT_COUNT_LIMIT + 1],
+  );
+  const count = Number(row?.count ?? 0);
+  return { count: Math.min(count, EXACT_COUNT_LIMIT), more: count > EXACT_COUNT_LIMIT };
 }
 
 export async function overviewSummary(em: EntityManager, environmentId: string, days: number, now: Date) {
@@ -34,15 +49,13 @@ export async function overviewSummary(em: EntityManager, environmentId: string, 
   const from = new Date(today - (days - 1) * DAY_MS);
   const to = new Date(today + DAY_MS);
   const [payments, subscriptions, failed] = await Promise.all([
-    perDayAndStatus(em, 'payments', environmentId, from, to),
-    perDayAndStatus(em, 'subscriptions', environmentId, from, to),
-    em.execute<{ count: string | number }[]>(`select count(*) as count from webhook_deliveries where environment_id = ? and status = 'FAILED'`, [
-      environmentId,
-    ]),
+    perDayAndStatus(em, 'payment', environmentId, isoDay(from.getTime()), isoDay(today)),
+    perDayAndStatus(em, 'subscription', environmentId, isoDay(from.getTime()), isoDay(today)),
+    failedDeliveriesCount(em, environmentId),
   ]);
 
   const series = Array.from({ length: days }, (_, i) => ({
-    date: new Date(from.getTime() + i * DAY_MS).toISOString().slice(0, 10),
+    date: isoDay(from.getTime() + i * DAY_MS),
     payments: zeros(PAYMENT_STATUSES),
     subscriptions: zeros(SUBSCRIPTION_STATUSES),
     /** Amount (in cents) of the payments created that day that are paid now. */
@@ -77,7 +90,9 @@ export async function overviewSummary(em: EntityManager, environmentId: string, 
     currency: 'BRL' as const,
     days: series,
     totals,
-    /** Deliveries of this environment whose latest attempt failed (whenever they were created): what resendFailed would resend. */
-    failedDeliveries: Number(failed[0]?.count ?? 0),
+    /** Deliveries of this environment whose latest attempt failed (whenever they were created): what resendFailed would resend; exact up to 10,000. */
+    failedDeliveries: failed.count,
+    /** More than 10,000 deliveries are failed: `failedDeliveries` shows 10,000 ("10,000+"). */
+    failedDeliveriesMore: failed.more,
   };
 }
