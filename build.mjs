@@ -59,6 +59,9 @@ const dashboard = !process.argv.includes('--server-only') && (!ifStale || isStal
 
 if (dashboard) {
   const started = performance.now();
+  // The dashboard's build is the one slow step of a first `npm start` (tens of seconds on a small machine): said on
+  // stderr even when quiet, so the wait is not silent and the service's own output (stdout) stays parseable.
+  if (quiet) console.error('Building the dashboard into dist/dashboard/ (the first start, or its sources changed; about 30 s on 2 cores)…');
   // Loaded only when needed: the server build stays instant.
   const { build: viteBuild } = await import('vite');
   // Always React's production build: run from the tests, NODE_ENV is `test`, and Vite would bundle React's
@@ -67,7 +70,7 @@ if (dashboard) {
   await viteBuild({ configFile: 'dashboard/vite.config.ts', logLevel: 'warn', mode: 'production' });
   mkdirSync('dist/dashboard', { recursive: true });
   writeFileSync(DASHBOARD_STAMP, `${new Date().toISOString()}\n`);
-  if (!quiet) console.error(`built dist/dashboard/ in ${Math.round(performance.now() - started)} ms`);
+  console.error(`built dist/dashboard/ in ${Math.round(performance.now() - started)} ms`);
 }
 if (!server) process.exit(0);
 const started = performance.now();
