@@ -78,7 +78,8 @@ describe('npm start on the embedded default', () => {
     const again = await call(fourth.url, 'GET', '/v1/auth/test', { key: fourth.apiKey });
     expect(again.body.organization.id).toBe(auth.body.organization.id);
     expect(await fourth.stop()).toBe(0);
-  }, 120_000);
+    // Four cold starts of a real process (migrations, demo seed): well over a minute on a busy 2-core host.
+  }, 240_000);
 
   it('with JSON logs (a pipe, a container), writes only JSON lines, says where it listens in one of them, and prints no secret', async () => {
     const jsonDir = mkdtempSync(join(tmpdir(), 'payments-start-json-'));
