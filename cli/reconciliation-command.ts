@@ -48,10 +48,12 @@ function nextRead(item: ReconciliationStatus['items'][number], now: number): str
 export function formatReconciliationStatus(status: ReconciliationStatus, options: { now: number; width: number; environmentId: string | null }): string {
   const { now, width, environmentId } = options;
   const platformWide = environmentId === null;
-  const overdue = status.overdue > 0 && status.oldestOverdueAt ? `${status.overdue} overdue (oldest by ${duration(now - Date.parse(status.oldestOverdueAt))})` : `${status.overdue} overdue`;
+  // Counts are exact up to 10,000, then flagged (decision 25).
+  const count = (name: 'scheduled' | 'overdue' | 'lost') => `${status[name]}${status.more[name] ? '+' : ''}`;
+  const overdue = status.overdue > 0 && status.oldestOverdueAt ? `${count('overdue')} overdue (oldest by ${duration(now - Date.parse(status.oldestOverdueAt))})` : `${count('overdue')} overdue`;
   const where = environmentId ?? 'all environments';
   // The scope on a line of its own: with an environment's id in it, the summary would not fit 80 columns.
-  let text = `Reconciliation of ${where}\n${status.scheduled} waiting for a read, ${overdue}, ${status.lost} lost by their gateway\n`;
+  let text = `Reconciliation of ${where}\n${count('scheduled')} waiting for a read, ${overdue}, ${count('lost')} lost by their gateway\n`;
   if (status.items.length === 0) return `${text}Nothing is waiting for a read and no gateway lost anything.\n`;
   const rows = status.items.map((item) => ({
     id: item.id,
@@ -65,7 +67,8 @@ export function formatReconciliationStatus(status: ReconciliationStatus, options
   }));
   text += `\n${renderTable(rows, { id: 'id', status: 'status', next: 'next read', last: 'last read', reads: 'reads', gateway: 'gateway', kind: 'kind', ...(platformWide ? { environmentId: 'environment' } : {}) }, width)}`;
   const total = status.scheduled + status.lost;
-  if (status.items.length < total) text += `(the first ${status.items.length} of ${total}: lost first, then the next due; --limit up to ${MAX_LIMIT} shows more)\n`;
+  const more = status.more.scheduled || status.more.lost ? '+' : '';
+  if (status.items.length < total) text += `(the first ${status.items.length} of ${total}${more}: lost first, then the next due; --limit up to ${MAX_LIMIT} shows more)\n`;
   return text;
 }
 

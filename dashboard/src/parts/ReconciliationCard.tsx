@@ -20,14 +20,15 @@ type Item = Status['items'][number];
 /** Enough to see what needs a look; the CLI and the API list up to 500. */
 const SHOWN = 20;
 
-function Count({ label, value, detail, tone }: { label: string; value: number; detail?: string; tone?: string }) {
+/** `more`: the count stopped at 10,000 (it is exact up to there), shown as "10,000+". */
+function Count({ label, value, more = false, detail, tone }: { label: string; value: number; more?: boolean; detail?: string; tone?: string }) {
   return (
     <div>
       <Text size="sm" c="dimmed">
         {label}
       </Text>
       <Text fw={700} fz={24} c={value > 0 ? tone : undefined}>
-        {value}
+        {more ? `${value.toLocaleString('en-US')}+` : value}
       </Text>
       {detail && (
         <Text size="xs" c="dimmed">
@@ -109,9 +110,9 @@ export function ReconciliationCard({ environmentId }: { environmentId?: string }
         ) : (
           <>
             <SimpleGrid cols={{ base: 1, xs: 3 }}>
-              <Count label="Waiting for a read" value={data.scheduled} />
-              <Count label="Overdue" value={data.overdue} tone="orange.8" detail={data.oldestOverdueAt ? `oldest due ${formatRelative(data.oldestOverdueAt, now)}` : undefined} />
-              <Count label="Lost by the gateway" value={data.lost} tone="red.7" detail={data.lost > 0 ? 'the gateway no longer knows them; they are not read again' : undefined} />
+              <Count label="Waiting for a read" value={data.scheduled} more={data.more.scheduled} />
+              <Count label="Overdue" value={data.overdue} more={data.more.overdue} tone="orange.8" detail={data.oldestOverdueAt ? `oldest due ${formatRelative(data.oldestOverdueAt, now)}` : undefined} />
+              <Count label="Lost by the gateway" value={data.lost} more={data.more.lost} tone="red.7" detail={data.lost > 0 ? 'the gateway no longer knows them; they are not read again' : undefined} />
             </SimpleGrid>
             {data.items.length === 0 ? (
               <Empty>Nothing is waiting for a read, and no gateway has lost anything.</Empty>

@@ -27,6 +27,18 @@ import { Migration } from '@mikro-orm/migrations';
  * trigger locks the tables against writes until the migration commits) makes
  * an upgraded database show the same numbers as before.
  */
+const KINDS = [
+  { table: 'payments', kind: 'payment' },
+  { table: 'subscriptions', kind: 'subscription' },
+] as const;
+
+/** The rollup counted from the rows (into an empty daily_totals): what upgrading computes once, and what the trigger keeps equal. */
+export const backfillDailyTotals = (): string[] =>
+  KINDS.map(
+    ({ table, kind }) => `insert into "daily_totals" ("environment_id", "kind", "day", "status", "count", "amount")
+      select "environment_id", '${kind}', ("created_at" at time zone 'UTC')::date, "status", count(*), coalesce(sum("amount"), 0) from "${table}" group by 1, 2, 3, 4;`,
+  );
+
 export class Migration20261127123959_daily_totals extends Migration {
 
   override name = 'Migration20261127123959_daily_totals';
@@ -67,11 +79,10 @@ begin
   end if;
   return null;
 end $$;`);
-    for (const [table, kind] of [['payments', 'payment'], ['subscriptions', 'subscription']] as const) {
+    for (const { table, kind } of KINDS) {
       this.addSql(`create trigger "${table}_daily_totals" after insert or delete or update of "environment_id", "created_at", "status", "amount" on "${table}" for each row execute function "daily_totals_keep"('${kind}');`);
-      this.addSql(`insert into "daily_totals" ("environment_id", "kind", "day", "status", "count", "amount")
-        select "environment_id", '${kind}', ("created_at" at time zone 'UTC')::date, "status", count(*), coalesce(sum("amount"), 0) from "${table}" group by 1, 2, 3, 4;`);
     }
+    for (const statement of backfillDailyTotals()) this.addSql(statement);
   }
 
   override down(): void | Promise<void> {

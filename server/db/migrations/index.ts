@@ -22,6 +22,7 @@ import { Migration20261127091500_second_factor_ceilings } from './Migration20261
 import { Migration20261127090624_late_money_watch } from './Migration20261127090624_late_money_watch';
 import { Migration20261127094248_orphan_refs_index } from './Migration20261127094248_orphan_refs_index';
 import { Migration20261127123959_daily_totals } from './Migration20261127123959_daily_totals';
+import { Migration20261127124716_reconciliation_status_indexes } from './Migration20261127124716_reconciliation_status_indexes';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -46,4 +47,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127091500_second_factor_ceilings', class: Migration20261127091500_second_factor_ceilings },
   { name: 'Migration20261127094248_orphan_refs_index', class: Migration20261127094248_orphan_refs_index },
   { name: 'Migration20261127123959_daily_totals', class: Migration20261127123959_daily_totals },
+  { name: 'Migration20261127124716_reconciliation_status_indexes', class: Migration20261127124716_reconciliation_status_indexes },
 ];
