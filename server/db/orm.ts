@@ -12,6 +12,7 @@ import type { Config } from '../config';
 import type { EntitySchema } from '@mikro-orm/core';
 import { MIGRATIONS } from './migrations';
 import { releaseDeadConnections } from './dead-connections';
+import { PGLITE_EXTENSIONS } from './pglite-extensions';
 
 export type EntityManager = BasePostgreSqlEntityManager<AbstractSqlDriver>;
 
@@ -69,7 +70,7 @@ async function openOrm(database: Config['database'], entities: readonly EntitySc
     return { em: orm.em as unknown as EntityManager, migrate: () => orm.migrator.up(), close: () => orm.close(true) };
   }
   if (database.dataDir) ensurePrivateFolder(database.dataDir);
-  const orm = await PgliteMikroORM.init({ ...options, dbName: database.dataDir ?? 'memory://' });
+  const orm = await PgliteMikroORM.init({ ...options, dbName: database.dataDir ?? 'memory://', driverOptions: { extensions: PGLITE_EXTENSIONS } });
   return { em: orm.em as unknown as EntityManager, migrate: () => orm.migrator.up(), close: () => orm.close(true) };
 }
 

@@ -8,6 +8,7 @@ import { MikroORM } from '@mikro-orm/pglite';
 import { Migrator } from '@mikro-orm/migrations';
 import { ENTITIES } from '../domain/entities';
 import { MIGRATIONS } from '../db/migrations';
+import { PGLITE_EXTENSIONS } from '../db/pglite-extensions';
 
 const name = process.argv[2];
 if (!name || !/^[a-z0-9-]+$/.test(name)) {
@@ -18,6 +19,7 @@ const orm = await MikroORM.init({
   entities: ENTITIES,
   extensions: [Migrator],
   dbName: 'memory://',
+  driverOptions: { extensions: PGLITE_EXTENSIONS },
   migrations: { migrationsList: MIGRATIONS, path: 'server/db/migrations', emit: 'ts', snapshot: false },
 });
 await orm.migrator.up();

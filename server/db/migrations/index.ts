@@ -21,6 +21,7 @@ import { Migration20261125161000_list_search_indexes } from './Migration20261125
 import { Migration20261127091500_second_factor_ceilings } from './Migration20261127091500_second_factor_ceilings';
 import { Migration20261127090624_late_money_watch } from './Migration20261127090624_late_money_watch';
 import { Migration20261127094248_orphan_refs_index } from './Migration20261127094248_orphan_refs_index';
+import { Migration20261127124617_bounded_list_indexes } from './Migration20261127124617_bounded_list_indexes';
 import { Migration20261127123959_daily_totals } from './Migration20261127123959_daily_totals';
 import { Migration20261127124716_reconciliation_status_indexes } from './Migration20261127124716_reconciliation_status_indexes';
 
@@ -46,6 +47,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127090624_late_money_watch', class: Migration20261127090624_late_money_watch },
   { name: 'Migration20261127091500_second_factor_ceilings', class: Migration20261127091500_second_factor_ceilings },
   { name: 'Migration20261127094248_orphan_refs_index', class: Migration20261127094248_orphan_refs_index },
+  { name: 'Migration20261127124617_bounded_list_indexes', class: Migration20261127124617_bounded_list_indexes },
   { name: 'Migration20261127123959_daily_totals', class: Migration20261127123959_daily_totals },
   { name: 'Migration20261127124716_reconciliation_status_indexes', class: Migration20261127124716_reconciliation_status_indexes },
 ];
