@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMITS, DEFAULT_WEBHOOK_TIMEOUT_MS } from './contract/limits';
 import { EVENT_RETENTION_MIN_DAYS } from './contract/schemas/events';
 import { DEFAULT_DATA_DIR } from './contract/local-admin-token';
+import { parsePostgresUrl } from './db/postgres-url';
 
 const boolFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -55,8 +56,16 @@ const EnvSchema = z
     SMTP_URL: z.url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' }).optional(),
     /** The sender of those mails. */
     SMTP_FROM: z.email({ message: 'must be an e-mail address' }).default('payments@localhost'),
-    /** `postgres://…` selects PostgreSQL; without it the embedded PGlite database is used. */
-    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// URL' }).optional(),
+    /**
+     * `postgres://…` selects PostgreSQL; without it the embedded PGlite database is used. Several hosts, as libpq takes
+     * them (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`), for a failover pair (db/postgres-url.ts).
+     */
+    DATABASE_URL: z
+      .string()
+      .refine((text) => parsePostgresUrl(text) !== null, {
+        message: 'must be a postgres:// URL (one host, or several comma-separated; target_session_attrs any, read-write, read-only, primary, standby or prefer-standby)',
+      })
+      .optional(),
     /** Folder of the embedded database and of generated local files. */
     DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
     /** Embedded database kept in memory only (tests); ignored with DATABASE_URL. */

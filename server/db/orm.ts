@@ -13,6 +13,8 @@ import type { EntitySchema } from '@mikro-orm/core';
 import { MIGRATIONS } from './migrations';
 import { releaseDeadConnections } from './dead-connections';
 import { PGLITE_EXTENSIONS } from './pglite-extensions';
+import { parsePostgresUrl } from './postgres-url';
+import { sessionTargetingClient } from './session-target';
 
 export type EntityManager = BasePostgreSqlEntityManager<AbstractSqlDriver>;
 
@@ -62,7 +64,13 @@ async function openOrm(database: Config['database'], entities: readonly EntitySc
   if (database.kind === 'postgresql') {
     // A missing database is an error unless creating it was asked for (DATABASE_CREATE): a typo must not create a new one.
     // The migrator creates a missing database on its own, so the database is asked first (PostgreSQL answers 3D000).
-    const orm = await PostgreSqlMikroORM.init({ ...options, clientUrl: database.url, ensureDatabase: create, driverOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, onPoolCreated: releaseDeadConnections } });
+    // Several hosts or a target_session_attrs (a failover pair): MikroORM reads the first host's URL, and each pool
+    // connection picks its server itself (db/session-target.ts); a plain URL goes to `pg` as it is.
+    const target = parsePostgresUrl(database.url);
+    if (!target) throw new Error('DATABASE_URL is not a postgres:// URL');
+    const chooses = target.hosts.length > 1 || target.targetSessionAttrs !== 'any';
+    const driverOptions = { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, onPoolCreated: releaseDeadConnections, ...(chooses ? { Client: sessionTargetingClient(target) } : {}) };
+    const orm = await PostgreSqlMikroORM.init({ ...options, clientUrl: chooses ? target.urlFor(target.hosts[0]!) : database.url, ensureDatabase: create, driverOptions });
     if (!create) await orm.em.getConnection().execute('select 1').catch(async (error: unknown) => {
       await orm.close(true);
       throw error;

@@ -15,6 +15,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config';
 import { errorCodes, NETWORK_CODES } from '../db/unreachable';
+import { parsePostgresUrl, redactPostgresUrl } from '../db/postgres-url';
 import { STARTING_BODY } from '../http/error-bodies';
 
 export class StartupError extends Error {
@@ -160,15 +161,7 @@ function listenFailure(error: unknown, config: Config): StartupError | null {
 }
 
 /** The URL with its password hidden, for messages and logs. */
-export function redactDatabaseUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'DATABASE_URL';
-  }
-}
+export const redactDatabaseUrl = (url: string): string => redactPostgresUrl(url);
 
 /** A failure while opening the database, as one line naming DATABASE_URL (or DATA_DIR for the embedded one). */
 export function databaseFailure(error: unknown, config: Config): Error {
@@ -176,9 +169,9 @@ export function databaseFailure(error: unknown, config: Config): Error {
     return config.database.dataDir ? (dataDirProblem(config.dataDir, error) ?? (error as Error)) : (error as Error);
   }
   const shown = redactDatabaseUrl(config.database.url);
-  const url = new URL(config.database.url);
-  const name = decodeURIComponent(url.pathname.replace(/^\//, '')) || '(default)';
-  const server = `${url.hostname}:${url.port || 5432}`;
+  const target = parsePostgresUrl(config.database.url);
+  const name = target?.database || '(default)';
+  const server = target?.hosts.map((host) => `${host.host}:${host.port}`).join(',') ?? 'the server';
   const codes = errorCodes(error);
   const network = codes.find((code) => NETWORK_CODES.includes(code));
   if (codes.includes('3D000')) {

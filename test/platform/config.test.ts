@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config';
+import { parsePostgresUrl, redactPostgresUrl } from '../../server/db/postgres-url';
 
 describe('configuration', () => {
   it('defaults to the embedded database persisted in ./data', () => {
@@ -14,6 +15,34 @@ describe('configuration', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://127.0.0.1:5432/test' });
     expect(config.database).toEqual({ kind: 'postgresql', url: 'postgres://127.0.0.1:5432/test' });
     expect(config.seedDemo).toBe(false);
+  });
+
+  it('DATABASE_URL may name several hosts with target_session_attrs, as libpq reads it (a failover pair)', () => {
+    const url = 'postgres://svc:pw@10.0.0.1:5432,[::1]:5433,db-b/payments?target_session_attrs=read-write&application_name=api';
+    expect(loadConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'postgresql', url });
+    const target = parsePostgresUrl(url)!;
+    expect(target.hosts).toEqual([
+      { host: '10.0.0.1', port: 5432 },
+      { host: '[::1]', port: 5433 },
+      { host: 'db-b', port: 5432 },
+    ]);
+    expect(target.targetSessionAttrs).toBe('read-write');
+    expect(target.database).toBe('payments');
+    // What MikroORM and pg are given: one host, no target_session_attrs (pg would pass it to the server as a setting).
+    expect(target.urlFor(target.hosts[1]!)).toBe('postgres://svc:pw@[::1]:5433/payments?application_name=api');
+    expect(parsePostgresUrl('postgresql://h/d')!.targetSessionAttrs).toBe('any');
+    expect(redactPostgresUrl(url)).toBe('postgres://svc:***@10.0.0.1:5432,[::1]:5433,db-b/payments?target_session_attrs=read-write&application_name=api');
+  });
+
+  it.each([
+    'postgres://h1:5432,/d',
+    'postgres://h1:5432,h2:99999/d',
+    'postgres://h1,h2/d?target_session_attrs=writable',
+    'postgres://h 1/d',
+    'mysql://h1,h2/d',
+  ])('refuses a DATABASE_URL it cannot connect with (%s), without echoing it', (url) => {
+    expect(() => loadConfig({ DATABASE_URL: url })).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
+    expect(parsePostgresUrl(url)).toBeNull();
   });
 
   it('an in-memory embedded database for tests', () => {
