@@ -256,7 +256,7 @@ describe.skipIf(!chromiumAvailable)('a merchant onboarded from the operator page
     await logIn(page, service.url, await createMember(service, merchant.organizationId, 'viewer'));
     const { items } = await service.admin.payments.list({ environmentId: merchant.sandbox, method: 'pix' } as never);
     await page.goto(`${service.url}/dashboard/e/${merchant.sandbox}/payments/${items[0]!.id}`);
-    await page.getByRole('heading', { name: 'Actions' }).waitFor();
+    await page.getByRole('group', { name: 'Actions' }).waitFor();
     expect(await page.getByRole('button', { name: 'Cancel payment' }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: /^Sync from/ }).isDisabled()).toBe(true);
     await page.getByText('Your role in this organization can read but not act').waitFor();

@@ -11,7 +11,7 @@ import { RoutingTrace } from '../parts/RoutingTrace';
 import { useSandboxAccess } from '../parts/sandbox-access';
 import { Simulators, type SimulatorAction } from '../parts/Simulators';
 import { EventTimeline } from '../parts/Timeline';
-import { PaymentRefunds } from '../parts/RefundAction';
+import { PaymentRefundButton, PaymentRefunds } from '../parts/RefundAction';
 import { pendingRefunds, refundOfEvent } from '../parts/RefundsList';
 import { MetadataCard } from '../parts/MetadataCard';
 import { PaymentActions } from '../parts/PaymentActions';
@@ -56,7 +56,20 @@ export default function PaymentDetailPage() {
       ];
   return (
     <Stack>
-      <DetailHeader list="Payments" listTo={`/e/${scope.environmentId}/payments`} id={payment.id} title={formatAmount(payment.amount, payment.currency)} status={payment.status} />
+      <DetailHeader
+        list="Payments"
+        listTo={`/e/${scope.environmentId}/payments`}
+        id={payment.id}
+        title={formatAmount(payment.amount, payment.currency)}
+        status={payment.status}
+        actions={
+          <PaymentActions
+            payment={payment}
+            organizationId={scope.organizationId}
+            refund={<PaymentRefundButton environmentId={scope.environmentId} organizationId={scope.organizationId} payment={payment} refunds={refunds} />}
+          />
+        }
+      />
       <Card withBorder>
         <Facts
           items={[
@@ -80,10 +93,9 @@ export default function PaymentDetailPage() {
         />
       </Card>
       {!final && payment.pix && <PixCode pix={payment.pix} expiresAt={payment.expiresAt} />}
-      <PaymentActions payment={payment} organizationId={scope.organizationId} />
       {canSimulate && <Simulators gateway={payment.gateway} actions={actions} run={(outcome) => api.simulators.payment.mutate({ paymentId: payment.id, outcome })} invalidate={[['payments'], ['overview']]} />}
       <MetadataCard metadata={payment.metadata} />
-      <PaymentRefunds environmentId={scope.environmentId} organizationId={scope.organizationId} payment={payment} refunds={refunds} />
+      <PaymentRefunds payment={payment} refunds={refunds} />
       <RoutingTrace trace={detail.data.routingTrace} what="payment" />
       <EventTimeline events={events} organizationId={scope.organizationId} annotate={refundOfEvent(refunds)} />
     </Stack>

@@ -52,6 +52,7 @@ export default function SubscriptionDetailPage() {
         id={subscription.id}
         title={`${formatAmount(subscription.amount, subscription.currency)} / ${subscription.interval === 'monthly' ? 'month' : 'year'}`}
         status={subscription.status}
+        actions={<SubscriptionActions subscription={subscription} organizationId={scope.organizationId} />}
       />
       <Card withBorder>
         <Facts
@@ -70,7 +71,6 @@ export default function SubscriptionDetailPage() {
           ]}
         />
       </Card>
-      <SubscriptionActions subscription={subscription} organizationId={scope.organizationId} />
       {canSimulate && (
         <Simulators gateway={subscription.gateway} actions={actions} run={(outcome) => api.simulators.subscription.mutate({ subscriptionId: subscription.id, outcome })} invalidate={[['subscriptions'], ['overview']]} />
       )}

@@ -127,37 +127,31 @@ export function RefundAction({ environmentId, payment, refundable }: { environme
   );
 }
 
-/** Shown on a paid payment's page only (nothing else can be refunded, so nothing else has refunds). */
-export function PaymentRefunds({
-  environmentId,
-  organizationId,
-  payment,
-  refunds,
-}: {
-  environmentId: string;
-  organizationId: string;
-  payment: RefundablePayment & { status: string; amountRefunded: number };
-  refunds: readonly PaymentRefund[];
-}) {
+/** The Refund button of a paid payment's header, for developers and owners, while anything is left to refund. */
+export function PaymentRefundButton({ environmentId, organizationId, payment, refunds }: { environmentId: string; organizationId: string; payment: RefundablePayment & { status: string }; refunds: readonly PaymentRefund[] }) {
   const canRefund = useCan(organizationId, 'develop');
+  const refundable = refundableOf(payment, refunds);
+  if (payment.status !== 'paid' || !canRefund || refundable <= 0) return null;
+  return <RefundAction environmentId={environmentId} payment={payment} refundable={refundable} />;
+}
+
+/** Shown on a paid payment's page only (nothing else can be refunded, so nothing else has refunds); the button to refund is in the header. */
+export function PaymentRefunds({ payment, refunds }: { payment: RefundablePayment & { status: string; amountRefunded: number }; refunds: readonly PaymentRefund[] }) {
   if (payment.status !== 'paid') return null;
   const refundable = refundableOf(payment, refunds);
   const pending = refunds.filter((refund) => refund.status === 'pending').reduce((sum, refund) => sum + refund.amount, 0);
   const money = (cents: number) => formatAmount(cents, payment.currency);
   return (
     <Card withBorder>
-      <Group justify="space-between" align="flex-start">
-        <Stack gap={4}>
-          <Title order={2} size="h4">
-            Refunds
-          </Title>
-          <Text size="sm" data-testid="refund-summary">
-            Refunded {money(payment.amountRefunded)} of {money(payment.amount)}
-            {pending > 0 ? ` · ${money(pending)} pending at ${refunds[0]?.gateway ?? 'the gateway'}` : ''} · {refundable > 0 ? `${money(refundable)} refundable` : 'nothing left to refund'}
-          </Text>
-        </Stack>
-        {canRefund && refundable > 0 && <RefundAction environmentId={environmentId} payment={payment} refundable={refundable} />}
-      </Group>
+      <Stack gap={4}>
+        <Title order={2} size="h4">
+          Refunds
+        </Title>
+        <Text size="sm" data-testid="refund-summary">
+          Refunded {money(payment.amountRefunded)} of {money(payment.amount)}
+          {pending > 0 ? ` · ${money(pending)} pending at ${refunds[0]?.gateway ?? 'the gateway'}` : ''} · {refundable > 0 ? `${money(refundable)} refundable` : 'nothing left to refund'}
+        </Text>
+      </Stack>
     </Card>
   );
 }

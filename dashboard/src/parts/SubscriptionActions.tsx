@@ -4,12 +4,13 @@
  * disabled, with why. subscriptions.actions says beforehand what the API
  * would refuse and why; the actions run the /v1 use cases.
  */
-import { Button, Card, Group, Stack, Title } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { api } from '../api/client';
 import { useAction } from '../ui/action';
 import { ConfirmButton } from '../ui/ConfirmButton';
 import { formatDate } from '../ui/format';
 import { ActionReasons } from './ActionReasons';
+import { HeaderActions } from './HeaderActions';
 import { useResourceActions } from './use-resource-actions';
 
 interface SubscriptionLike {
@@ -41,49 +42,8 @@ export function SubscriptionActions({ subscription, organizationId }: { subscrip
   const busy = cancel.isPending || sync.isPending;
   const periodEnd = subscription.nextBillingAt ? formatDate(subscription.nextBillingAt) : 'the end of the current period';
   return (
-    <Card withBorder>
-      <Stack gap="xs">
-        <Title order={2} size="h4">
-          Actions
-        </Title>
-        <Group gap="xs">
-          <ConfirmButton
-            color="orange"
-            variant="light"
-            disabled={!canAct || !can?.cancelAtPeriodEnd.allowed || busy}
-            loading={cancel.isPending && cancel.variables === true}
-            confirm={{
-              title: `Cancel ${subscription.id} at the end of its period?`,
-              message: `The customer keeps what they paid for until ${periodEnd}; no charge is made after that, and subscription.canceled is sent when it ends.`,
-              confirmLabel: 'Cancel at period end',
-              cancelLabel: 'Keep it',
-              target,
-            }}
-            onConfirm={() => cancel.mutate(true)}
-          >
-            Cancel at period end
-          </ConfirmButton>
-          <ConfirmButton
-            color="red"
-            variant="light"
-            disabled={!canAct || !can?.cancelNow.allowed || busy}
-            loading={cancel.isPending && cancel.variables === false}
-            confirm={{
-              title: `Cancel ${subscription.id} now?`,
-              message: `It ends at once at ${subscription.gateway}: no further charge, and subscription.canceled is sent to your webhook endpoints. This cannot be undone.`,
-              confirmLabel: 'Cancel now',
-              cancelLabel: 'Keep it',
-              danger: true,
-              target,
-            }}
-            onConfirm={() => cancel.mutate(false)}
-          >
-            Cancel now
-          </ConfirmButton>
-          <Button variant="default" disabled={!canAct || !can?.sync.allowed || busy} loading={sync.isPending} onClick={() => sync.mutate(undefined)}>
-            Sync from {subscription.gateway}
-          </Button>
-        </Group>
+    <HeaderActions
+      reasons={
         <ActionReasons
           canAct={canAct}
           reasons={[
@@ -92,7 +52,44 @@ export function SubscriptionActions({ subscription, organizationId }: { subscrip
             ['Sync', can?.sync.reason],
           ]}
         />
-      </Stack>
-    </Card>
+      }
+    >
+      <ConfirmButton
+        color="orange"
+        variant="light"
+        disabled={!canAct || !can?.cancelAtPeriodEnd.allowed || busy}
+        loading={cancel.isPending && cancel.variables === true}
+        confirm={{
+          title: `Cancel ${subscription.id} at the end of its period?`,
+          message: `The customer keeps what they paid for until ${periodEnd}; no charge is made after that, and subscription.canceled is sent when it ends.`,
+          confirmLabel: 'Cancel at period end',
+          cancelLabel: 'Keep it',
+          target,
+        }}
+        onConfirm={() => cancel.mutate(true)}
+      >
+        Cancel at period end
+      </ConfirmButton>
+      <ConfirmButton
+        color="red"
+        variant="light"
+        disabled={!canAct || !can?.cancelNow.allowed || busy}
+        loading={cancel.isPending && cancel.variables === false}
+        confirm={{
+          title: `Cancel ${subscription.id} now?`,
+          message: `It ends at once at ${subscription.gateway}: no further charge, and subscription.canceled is sent to your webhook endpoints. This cannot be undone.`,
+          confirmLabel: 'Cancel now',
+          cancelLabel: 'Keep it',
+          danger: true,
+          target,
+        }}
+        onConfirm={() => cancel.mutate(false)}
+      >
+        Cancel now
+      </ConfirmButton>
+      <Button variant="default" disabled={!canAct || !can?.sync.allowed || busy} loading={sync.isPending} onClick={() => sync.mutate(undefined)}>
+        Sync from {subscription.gateway}
+      </Button>
+    </HeaderActions>
   );
 }
