@@ -21,8 +21,16 @@ import { faultSchema, PAYMENT_OUTCOMES, REFUND_OUTCOMES, REFUND_SETTLEMENTS, SIM
 import { environmentAccess, recordAccess, requireOperator } from './access';
 import { adminProcedure, adminT as t, type AdminContext } from './procedure';
 
-/** A developer of the record's organization, and a sandbox record: production money is never simulated. */
+/**
+ * A developer of the record's organization, and a sandbox record: production money is never simulated.
+ * With a sandbox API key: a record of the key's own environment (any other is not found, so nothing
+ * about it is told), counted in the key's rate limits like a /v1 write.
+ */
 async function sandboxRecordAccess(ctx: AdminContext, environmentId: string, what: string, id: string): Promise<void> {
+  if (ctx.sandboxKey) {
+    if (environmentId !== ctx.sandboxKey.environmentId) throw notFound(what, id);
+    return countSandboxKeyUse(ctx.services, ctx.sandboxKey, 'default');
+  }
   await recordAccess(ctx, environmentId, 'develop', notFound(what, id));
   const environment = await ctx.em.findOneOrFail(Environment, { id: environmentId });
   if (environment.kind !== 'sandbox') throw operatorRefusal('invalid', `${what} ${id} is in a production environment; simulators act on sandbox ones only.`);

@@ -3,7 +3,7 @@
  * - `Authorization: Bearer <admin token>`: the operator (the CLI), checked
  *   without touching the database;
  * - `Authorization: Bearer sk_test_…`: a merchant's developer with a sandbox
- *   API key (`payments-admin trigger --api-key`), for the procedures of
+ *   API key (`payments-admin trigger --api-key`, the merchant CLI `payments`), for the procedures of
  *   KEY_PROCEDURES only, in the key's own environment
  *   (domain/sandbox-keys.ts);
  * - the dashboard: the `dashboard_session` cookie (HttpOnly, SameSite=Strict,
@@ -168,8 +168,8 @@ export const CSRF_HEADER = 'x-csrf-token';
 /** What answers without a session: how one begins (and, for `auth.session`, whether one exists). */
 const OPEN_PROCEDURES = new Set(['auth.login', 'auth.session', 'auth.invitation', 'auth.acceptInvitation', 'auth.requestPasswordReset', 'auth.resetPassword', 'auth.verifySecondFactor', 'auth.unlockSecondFactorCodes']);
 
-/** What a sandbox API key may call here: the development tools' (webhook listen has its own route, listen-stream.ts). */
-const KEY_PROCEDURES = new Set(['simulators.trigger']);
+/** What a sandbox API key may call here: the development tools' (webhook listen has its own route, listen-stream.ts), and the outcomes of its own sandbox payments and refunds (`payments sim …`). */
+const KEY_PROCEDURES = new Set(['simulators.trigger', 'simulators.payment', 'simulators.refund']);
 
 /**
  * A call with a sandbox API key: only KEY_PROCEDURES, and only once the key
@@ -179,7 +179,7 @@ const KEY_PROCEDURES = new Set(['simulators.trigger']);
  */
 async function sandboxKeyCaller(services: Services, req: Request, res: Response): Promise<OperatorAnswer | null> {
   if (!KEY_PROCEDURES.has(procedureOf(req))) {
-    return answer('forbidden', 'An API key can only trigger events and listen to them here; every other operator call takes the admin token or a dashboard session.');
+    return answer('forbidden', 'An API key can only trigger events and listen to them here, and simulate outcomes of its own sandbox payments and refunds; every other operator call takes the admin token or a dashboard session.');
   }
   try {
     const sandboxKey = await authenticateSandboxKey(services.db.fork(), services, req.headers.authorization);
