@@ -89,12 +89,23 @@ describe.skipIf(!chromiumAvailable)('the dashboard, for a developer', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Add endpoint' }).click();
     await page.getByRole('dialog').getByText('must not be empty').waitFor();
     await page.getByLabel('URL').fill(receiver.url);
+    // Automatic retries are offered when adding it (off unless chosen).
+    const retriesOnCreate = page.getByRole('dialog').getByRole('switch', { name: 'Retry failed deliveries automatically' });
+    expect(await retriesOnCreate.isChecked()).toBe(false);
+    await retriesOnCreate.check();
     await page.getByRole('dialog').getByRole('button', { name: 'Add endpoint' }).click();
     const secret = (await page.getByLabel('signing secret', { exact: true }).textContent())!.trim();
     expect(secret.length).toBeGreaterThan(20);
     await page.getByRole('button', { name: 'I have copied it' }).click();
     await page.getByText(receiver.url).first().waitFor();
     await expect(page.content()).resolves.not.toContain(secret);
+    const retries = page.getByRole('switch', { name: `Automatic retries for ${receiver.url}` });
+    expect(await retries.isChecked()).toBe(true);
+    // Off again (confirmed), as the resend below needs a delivery that fails after its one attempt.
+    // (Mantine draws the switch over its visually hidden input: the click goes to the input itself.)
+    await retries.click({ force: true });
+    await page.getByRole('dialog').getByRole('button', { name: 'Turn retries off' }).click();
+    await expect.poll(() => retries.isChecked()).toBe(false);
 
     // The Pix comes from the sandbox's "New test payment" (the same use case as POST /v1/payments): no curl, no CLI.
     await nav('Payments');

@@ -34,6 +34,8 @@ interface EndpointValues {
   url: string;
   enabledEvents: string[];
   description: string;
+  /** Chosen when adding an endpoint; later by the switch in its row (with a confirmation). */
+  retries?: boolean;
 }
 
 const KEY = ['webhooks', 'listEndpoints'];
@@ -64,6 +66,10 @@ function Health({ health }: { health: Endpoint['health'] }) {
   );
 }
 
+/** What automatic retries do for deliveries to `to` (decision 23). */
+const retriesEffect = (to: string) =>
+  `Deliveries to ${to} that fail by timeout, network error or a 5xx answer will be sent again, with the same body, timestamp and signature, about 1 min, 5 min, 30 min, 2 h, 8 h and 24 h later, and marked FAILED only after the last attempt. A 4xx is never retried. Your receiver must ignore an event id it has already processed.`;
+
 /** What turning retries on or off changes, said before it is done. */
 function confirmRetries(endpoint: Endpoint, on: boolean, apply: () => void) {
   modals.openConfirmModal({
@@ -71,7 +77,7 @@ function confirmRetries(endpoint: Endpoint, on: boolean, apply: () => void) {
     children: (
       <Text size="sm">
         {on
-          ? `Deliveries to ${endpoint.url} that fail by timeout, network error or a 5xx answer will be sent again, with the same body, timestamp and signature, about 1 min, 5 min, 30 min, 2 h, 8 h and 24 h later, and marked FAILED only after the last attempt. A 4xx is never retried. Your receiver must ignore an event id it has already processed.`
+          ? retriesEffect(endpoint.url)
           : `A delivery to ${endpoint.url} that fails will be FAILED after its one attempt, with no automatic retry; a delivery already waiting makes its scheduled attempt, as its last. You can still resend any delivery by hand.`}
       </Text>
     ),
@@ -94,6 +100,13 @@ function EndpointForm({ initial, submitLabel, pending, validate, onSubmit }: { i
         {...form.getInputProps('enabledEvents')}
       />
       <TextInput label="Description" placeholder="Optional" {...form.getInputProps('description')} />
+      {initial.retries !== undefined && (
+        <Switch
+          label="Retry failed deliveries automatically"
+          description={`${retriesEffect('this endpoint')} Off: a failed delivery is FAILED after one attempt, and you resend it by hand.`}
+          {...form.getInputProps('retries', { type: 'checkbox' })}
+        />
+      )}
     </SubmitForm>
   );
 }
@@ -248,7 +261,7 @@ export default function EndpointsPage() {
 
       <Modal opened={creating} onClose={() => setCreating(false)} title="Add a webhook endpoint" size="lg">
         <EndpointForm
-          initial={{ url: '', enabledEvents: [], description: '' }}
+          initial={{ url: '', enabledEvents: [], description: '', retries: false }}
           submitLabel="Add endpoint"
           pending={create.isPending}
           validate={zodValidate(CreateEndpointInput, (values: EndpointValues) => toCreate(scope.environmentId, values))}
@@ -291,6 +304,7 @@ function toCreate(environmentId: string, values: EndpointValues) {
     url: values.url.trim(),
     enabledEvents: values.enabledEvents as EventType[],
     ...(values.description.trim() ? { description: values.description.trim() } : {}),
+    ...(values.retries ? { retries: true } : {}),
   };
 }
 
