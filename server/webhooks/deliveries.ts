@@ -7,7 +7,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { WebhookDeliveryStatus } from '../contract/delivery-statuses';
 import { randomToken } from '../contract/ids';
-import { decodeCursor, pageOf } from '../domain/listing/cursor';
+import { decodeCursor, keysetAfter, pageOf } from '../domain/listing/cursor';
 import { notFound, operatorRefusal } from '../domain/refusal';
 import type { OrganizationCondition } from '../domain/tenancy';
 import { WebhookAttempt, WebhookDelivery } from '../db/entities';
@@ -52,8 +52,7 @@ export async function listDeliveries(em: EntityManager, filter: DeliveryFilter) 
   if (filter.createdTo) conditions.push({ createdAt: { $lt: new Date(filter.createdTo) } });
   if (filter.cursor) {
     const after = decodeCursor(LIST, filter.cursor, 'integer');
-    const sequence = Number(after.key);
-    conditions.push({ $or: [{ eventSequence: { $lt: sequence } }, { eventSequence: sequence, id: { $lt: after.id } }] });
+    conditions.push(keysetAfter('eventSequence', 'desc', Number(after.key), after.id));
   }
   const rows = await em.find(WebhookDelivery, conditions.length ? { $and: conditions } : {}, {
     orderBy: { eventSequence: 'desc', id: 'desc' },

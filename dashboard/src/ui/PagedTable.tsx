@@ -29,7 +29,7 @@ export function PagedTable<Item>({
   columns: Column[];
   minWidth: number;
   row: (item: Item) => ReactNode;
-  /** Singular and plural of what is counted (`['payment', 'payments']`), for "5,000 payments" above the table. */
+  /** Singular and plural of what is counted (`['payment', 'payments']`), for "5,000 payments" (or "10,000+ payments") above the table. */
   noun?: [string, string];
 }) {
   const total = list.total;
@@ -38,7 +38,8 @@ export function PagedTable<Item>({
       {list.filter === null && <Alert color="orange">{list.filterProblem}</Alert>}
       {noun && typeof total === 'number' && (
         <Text size="sm" c="dimmed" aria-live="polite" data-testid="list-total">
-          {total.toLocaleString('en-US')} {total === 1 ? noun[0] : noun[1]}
+          {total.toLocaleString('en-US')}
+          {list.totalIsLowerBound ? '+' : ''} {total === 1 && !list.totalIsLowerBound ? noun[0] : noun[1]}
         </Text>
       )}
       <Loaded error={list.error} data={list.items} loading={list.isPending && list.filter !== null} empty={empty}>

@@ -6,10 +6,17 @@
 import { Button, Center, Text } from '@mantine/core';
 import { useInfiniteQuery, type QueryKey } from '@tanstack/react-query';
 
+/** A page; `total`, where the list counts, is how many rows the whole filter matches (at least, with `totalIsLowerBound`). */
+export interface Page<Item> {
+  items: Item[];
+  nextCursor: string | null;
+  total?: number | null;
+  totalIsLowerBound?: boolean;
+}
+
 export function usePaged<Item>(
   queryKey: QueryKey,
-  /** A page; `total`, where the list counts, is how many rows the whole filter matches. */
-  fetchPage: (cursor: string | undefined) => Promise<{ items: Item[]; nextCursor: string | null; total?: number | null }>,
+  fetchPage: (cursor: string | undefined) => Promise<Page<Item>>,
   enabled = true,
 ) {
   const query = useInfiniteQuery({

@@ -7,7 +7,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { AuditEntry, Organization } from '../../db/entities';
 import type { AuditActorKind } from '../../db/entities/audit-entry';
 import type { EntityManager } from '../../db/orm';
-import { decodeCursor, pageOf } from '../listing/cursor';
+import { decodeCursor, keysetAfter, pageOf } from '../listing/cursor';
 import type { OrganizationCondition } from '../tenancy';
 
 const LIST = 'audit';
@@ -61,8 +61,7 @@ export async function listAudit(em: EntityManager, filter: AuditFilter) {
   if (filter.to) and.push({ createdAt: { $lt: new Date(filter.to) } });
   if (filter.cursor) {
     const after = decodeCursor(LIST, filter.cursor, 'instant');
-    const at = new Date(after.key);
-    and.push({ $or: [{ createdAt: { $lt: at } }, { createdAt: at, id: { $lt: after.id } }] });
+    and.push(keysetAfter('createdAt', 'desc', new Date(after.key), after.id));
   }
   const rows = await em.find(AuditEntry, and.length ? { $and: and } : {}, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: filter.limit + 1 });
   const organizationIds = [...new Set(rows.flatMap((row) => (row.organizationId ? [row.organizationId] : [])))];

@@ -69,6 +69,19 @@ export function decodeCursor(list: string, cursor: string, key: 'instant' | 'int
 }
 
 /**
+ * Rows strictly after a position in an order by `field` then id, each `dir`:
+ * `field` beyond the key, or equal to it with the id beyond. The first
+ * condition (`field` up to the key, inclusive) says the same of `field`
+ * alone, so PostgreSQL starts reading the (…, field, id) index at the
+ * cursor's row: from the OR alone it reads every row before it and filters
+ * them (a deep page of a big list read half the table).
+ */
+export function keysetAfter(field: string, dir: 'asc' | 'desc', key: Date | number, id: string) {
+  const [beyond, reaching] = dir === 'asc' ? (['$gt', '$gte'] as const) : (['$lt', '$lte'] as const);
+  return { $and: [{ [field]: { [reaching]: key } }, { $or: [{ [field]: { [beyond]: key } }, { [field]: key, id: { [beyond]: id } }] }] };
+}
+
+/**
  * One page out of `rows`, fetched with `limit + 1`: the extra row only tells
  * that a next page exists, whose cursor is the last row shown.
  */

@@ -6,11 +6,20 @@
  * - a number (`25`, `25.00`, `25,5`, `1,234.56`, `1.234,56`): also an amount
  *   of exactly that many major units of the currency, as the dashboard shows
  *   amounts (`25` and `25.00` are 2500 cents);
- * - anything else: also a customer name containing the text, whatever the case.
- * `%`, `_` and `\` typed are literal characters, never LIKE wildcards. The
- * e-mail and amount matches are served by indexes (environment, lower(e-mail))
- * and (environment, amount, id); a name is matched within the environment's
- * rows (a name is searched by any part of it, which no B-tree serves).
+ * - anything else of at least NAME_MIN characters: also a customer name
+ *   containing the text, whatever the case. Shorter text searches ids and
+ *   externalIds only: a name is found by any part of it through a trigram
+ *   index (pg_trgm), and one or two characters make no trigram, so they
+ *   would read every row of the environment.
+ * `%`, `_` and `\` typed are literal characters, never LIKE wildcards.
+ *
+ * Each form is its own condition (searchForms), served by its own index:
+ * the primary key, (environment, external_id text_pattern_ops),
+ * (environment, lower(e-mail) text_pattern_ops), (environment, amount,
+ * created_at, id) and the trigram index on lower(name). A list runs them as
+ * separate queries, each limited to the page, and merges them
+ * (listing/page-query.ts): one query with their OR would leave the planner a
+ * choice between combining every match of every form and scanning.
  */
 import { raw } from '@mikro-orm/core';
 import { likePrefix } from './filters';
@@ -34,16 +43,21 @@ export function amountInCents(text: string): number | null {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
-/** The condition a searched text adds to a list, or null without one. */
-export function searchCondition(search: string | undefined) {
+/** Names are searched from this many characters on (the fewest a trigram index serves). */
+export const NAME_MIN = 3;
+
+/**
+ * The forms a searched text is matched by, each a condition of its own (any
+ * of them matching makes the row a result), or null without a search.
+ */
+export function searchForms(search: string | undefined): object[] | null {
   if (!search) return null;
   const text = search.trim();
   if (!text) return null;
   const reference = [{ id: text }, { externalId: { $like: likePrefix(text) } }];
-  if (text.includes('@')) {
-    return { $or: [...reference, { [raw((alias: string) => `lower(${alias}.customer_email)`)]: { $like: likePrefix(text.toLowerCase()) } }] };
-  }
+  if (text.includes('@')) return [...reference, { [raw((alias: string) => `lower(${alias}.customer_email)`)]: { $like: likePrefix(text.toLowerCase()) } }];
   const cents = amountInCents(text);
-  if (cents !== null) return { $or: [...reference, { amount: cents }] };
-  return { $or: [...reference, { [raw((alias: string) => `lower(${alias}.customer_name)`)]: { $like: `%${escapeLike(text.toLowerCase())}%` } }] };
+  if (cents !== null) return [...reference, { amount: cents }];
+  if (text.length < NAME_MIN) return reference;
+  return [...reference, { [raw((alias: string) => `lower(${alias}.customer_name)`)]: { $like: `%${escapeLike(text.toLowerCase())}%` } }];
 }

@@ -5,13 +5,13 @@
  * never repeats or skips one. A cursor names the order it was handed out
  * for: used with another order it is refused, never read as a wrong position.
  */
-import { decodeCursor, type Position } from './cursor';
+import { decodeCursor, keysetAfter, type Position } from './cursor';
 
 export const LIST_SORTS = ['created_desc', 'created_asc', 'amount_desc', 'amount_asc'] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
 export const DEFAULT_SORT: ListSort = 'created_desc';
 
-interface Sortable {
+export interface Sortable {
   id: string;
   createdAt: Date;
   amount: number;
@@ -31,12 +31,16 @@ export const positionIn =
   (sort: ListSort) =>
   (row: Sortable): Position => ({ key: byAmount(sort) ? String(row.amount) : row.createdAt.toISOString(), id: row.id });
 
+/** Compares two rows as `sort` orders them (rows read by several queries, merged into one page). */
+export const compareIn = (sort: ListSort) => (a: Sortable, b: Sortable): number => {
+  const key = byAmount(sort) ? a.amount - b.amount : a.createdAt.getTime() - b.createdAt.getTime();
+  const order = key !== 0 ? key : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return direction(sort) === 'asc' ? order : -order;
+};
+
 /** Rows strictly after the cursor's row in `sort`; a cursor of another list or another sort is refused. */
 export function afterCursor(list: string, sort: ListSort, cursor: string | undefined) {
   if (!cursor) return null;
   const position = decodeCursor(list, cursor, byAmount(sort) ? 'integer' : 'instant', sort);
-  const after = direction(sort) === 'asc' ? '$gt' : '$lt';
-  const key = byAmount(sort) ? Number(position.key) : new Date(position.key);
-  const field = byAmount(sort) ? 'amount' : 'createdAt';
-  return { $or: [{ [field]: { [after]: key } }, { [field]: key, id: { [after]: position.id } }] };
+  return keysetAfter(byAmount(sort) ? 'amount' : 'createdAt', direction(sort), byAmount(sort) ? Number(position.key) : new Date(position.key), position.id);
 }

@@ -5,10 +5,9 @@ import type { GatewayName, PaymentMethod, PaymentStatus } from '../../contract/e
 import { Payment } from './payment';
 import type { EntityManager } from '../../db/orm';
 import { paymentBody } from './view';
-import { pageOf } from '../listing/cursor';
 import { createdBetween, type CreatedRange } from '../listing/filters';
-import { searchCondition } from '../listing/search';
-import { afterCursor, DEFAULT_SORT, orderOf, positionIn, type ListSort } from '../listing/sort';
+import { listPage } from '../listing/page-query';
+import { DEFAULT_SORT, type ListSort } from '../listing/sort';
 import { timelineOf } from '../listing/timeline';
 import { Refund } from '../refunds/refund';
 import { refundsOfPayment } from '../refunds/repository';
@@ -42,32 +41,27 @@ export function paymentRow(payment: Payment) {
 /** The environment's payments that have a refund (any status), as a subquery. */
 const refundedPayments = (em: EntityManager, environmentId: string) => em.createQueryBuilder(Refund, 'r').select('r.payment').where({ environment: environmentId });
 
-/** Every condition of the filter but the page's position: what the list shows and its total counts. */
+/** Every condition of the filter but the search and the page's position (listing/page-query.ts adds those). */
 function paymentConditions(em: EntityManager, filter: PaymentFilter): FilterQuery<Payment>[] {
-  const search = searchCondition(filter.search);
   return [
     { environment: filter.environmentId, ...createdBetween(filter) },
     ...(filter.status ? [{ status: filter.status }] : []),
     ...(filter.method ? [{ method: filter.method }] : []),
     ...(filter.gateway ? [{ gateway: filter.gateway }] : []),
     ...(filter.refunded ? [{ id: { $in: refundedPayments(em, filter.environmentId) } }] : []),
-    ...(search ? [search as FilterQuery<Payment>] : []),
   ];
 }
 
 /**
  * A page of the filtered list in the order asked (newest first unless
  * asked). The first page (no cursor) also carries `total`, how many payments
- * the whole filter matches, counted by the database; later pages carry null
- * (the count does not change with the page, and is not paid for again).
+ * the whole filter matches, exact up to 10,000 and `totalIsLowerBound` above
+ * (decision 25); later pages carry null (the count does not change with the
+ * page, and is not paid for again).
  */
 export async function listPayments(em: EntityManager, filter: PaymentFilter, options: { total?: boolean } = {}) {
-  const sort = filter.sort ?? DEFAULT_SORT;
-  const conditions = paymentConditions(em, filter);
-  const after = afterCursor('payments', sort, filter.cursor);
-  const rows = await em.find(Payment, { $and: after ? [...conditions, after as FilterQuery<Payment>] : conditions }, { orderBy: orderOf(sort), limit: filter.limit + 1 });
-  const total = filter.cursor || options.total === false ? null : await em.count(Payment, { $and: paymentConditions(em, filter) });
-  return { ...pageOf('payments', rows, filter.limit, positionIn(sort), paymentRow, sort), total };
+  const query = { entity: Payment, list: 'payments', conditions: () => paymentConditions(em, filter), search: filter.search, sort: filter.sort ?? DEFAULT_SORT, cursor: filter.cursor, limit: filter.limit };
+  return listPage(em, query, paymentRow, options);
 }
 
 /** Everything the /v1 view shows, plus where it lives and what the gateway last said, and its events with their deliveries. */

@@ -6,10 +6,9 @@ import { Payment } from '../payments/payment';
 import { Subscription } from './subscription';
 import type { EntityManager } from '../../db/orm';
 import { subscriptionBody } from './view';
-import { pageOf } from '../listing/cursor';
 import { createdBetween, NEWEST_FIRST, type CreatedRange } from '../listing/filters';
-import { searchCondition } from '../listing/search';
-import { afterCursor, DEFAULT_SORT, orderOf, positionIn, type ListSort } from '../listing/sort';
+import { listPage } from '../listing/page-query';
+import { DEFAULT_SORT, type ListSort } from '../listing/sort';
 import { paymentRow } from '../payments/listing';
 import { timelineOf } from '../listing/timeline';
 
@@ -29,25 +28,19 @@ export function subscriptionRow(subscription: Subscription) {
   return { ...body, updatedAt: subscription.updatedAt.toISOString() };
 }
 
-/** Every condition of the filter but the page's position: what the list shows and its total counts. */
+/** Every condition of the filter but the search and the page's position (listing/page-query.ts adds those). */
 function subscriptionConditions(filter: SubscriptionFilter): FilterQuery<Subscription>[] {
-  const search = searchCondition(filter.search);
   return [
     { environment: filter.environmentId, ...createdBetween(filter) },
     ...(filter.status ? [{ status: filter.status }] : []),
     ...(filter.gateway ? [{ gateway: filter.gateway }] : []),
-    ...(search ? [search as FilterQuery<Subscription>] : []),
   ];
 }
 
-/** A page in the order asked; the first page also carries `total` (as listPayments). */
+/** A page in the order asked; the first page also carries `total` and `totalIsLowerBound` (as listPayments). */
 export async function listSubscriptions(em: EntityManager, filter: SubscriptionFilter, options: { total?: boolean } = {}) {
-  const sort = filter.sort ?? DEFAULT_SORT;
-  const conditions = subscriptionConditions(filter);
-  const after = afterCursor('subscriptions', sort, filter.cursor);
-  const rows = await em.find(Subscription, { $and: after ? [...conditions, after as FilterQuery<Subscription>] : conditions }, { orderBy: orderOf(sort), limit: filter.limit + 1 });
-  const total = filter.cursor || options.total === false ? null : await em.count(Subscription, { $and: subscriptionConditions(filter) });
-  return { ...pageOf('subscriptions', rows, filter.limit, positionIn(sort), subscriptionRow, sort), total };
+  const query = { entity: Subscription, list: 'subscriptions', conditions: () => subscriptionConditions(filter), search: filter.search, sort: filter.sort ?? DEFAULT_SORT, cursor: filter.cursor, limit: filter.limit };
+  return listPage(em, query, subscriptionRow, options);
 }
 
 /** Most recent charges shown with a subscription (a monthly one reaches this in eight years). */

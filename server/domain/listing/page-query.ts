@@ -1,0 +1,65 @@
+/**
+ * One page of a dashboard list (payments, subscriptions) and its total, each
+ * read bounded by the page, not by the table. Without a search: one query in
+ * the sort's index order, limit page + 1. With a search: one such query per
+ * search form (search.ts), each served by its own index and limited to the
+ * page, merged here in the sort's order; the total counts the union of the
+ * forms, each form limited to what the total can show (total.ts).
+ */
+import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '../../db/orm';
+import { pageOf } from './cursor';
+import { searchForms } from './search';
+import { afterCursor, compareIn, orderOf, positionIn, type ListSort, type Sortable } from './sort';
+import { cappedTotal, type ListTotal } from './total';
+
+export interface ListQuery<Entity> {
+  entity: EntityName<Entity>;
+  /** The list's name in its cursors. */
+  list: string;
+  /**
+   * The filter's conditions but the search and the page's position, built
+   * afresh for each query: a `raw()` key of MikroORM serves one query only.
+   */
+  conditions: () => FilterQuery<Entity>[];
+  search?: string;
+  sort: ListSort;
+  cursor?: string;
+  limit: number;
+}
+
+/** Every query's conditions: the filter's and, with a search, one form each (null: no search). */
+function wheres<Entity>(query: ListQuery<Entity>, extra: () => FilterQuery<Entity>[]): FilterQuery<Entity>[] {
+  const forms = searchForms(query.search);
+  if (!forms) return [{ $and: [...query.conditions(), ...extra()] } as FilterQuery<Entity>];
+  return forms.map((_, i) => ({ $and: [...query.conditions(), searchForms(query.search)![i], ...extra()] }) as FilterQuery<Entity>);
+}
+
+/** The rows of the page (with the one after it, which tells there is a next page), in the sort's order. */
+async function pageRows<Entity extends Sortable>(em: EntityManager, query: ListQuery<Entity>): Promise<Entity[]> {
+  const after = () => {
+    const condition = afterCursor(query.list, query.sort, query.cursor);
+    return condition ? [condition as FilterQuery<Entity>] : [];
+  };
+  const found = new Map<string, Entity>();
+  // One form at a time: they share the entity manager (its identity map makes a row matched twice one entity).
+  for (const where of wheres(query, after)) {
+    for (const row of await em.find(query.entity, where, { orderBy: orderOf(query.sort) as never, limit: query.limit + 1 })) found.set(row.id, row);
+  }
+  return [...found.values()].sort(compareIn(query.sort)).slice(0, query.limit + 1);
+}
+
+/**
+ * A page in the order asked, mapped by `view`. The first page (no cursor)
+ * also carries the total the filter matches (total.ts); later pages carry
+ * null, as does a caller that asks for no total (the CSV export).
+ */
+export async function listPage<Entity extends Sortable, Item>(em: EntityManager, query: ListQuery<Entity>, view: (row: Entity) => Item, options: { total?: boolean } = {}) {
+  const rows = await pageRows(em, query);
+  const counted: ListTotal | null = query.cursor || options.total === false ? null : await cappedTotal(em, query.entity, wheres(query, () => []), query.search?.trim() ? undefined : orderOf(query.sort));
+  return {
+    ...pageOf(query.list, rows, query.limit, positionIn(query.sort), view, query.sort),
+    total: counted?.total ?? null,
+    totalIsLowerBound: counted?.totalIsLowerBound ?? false,
+  };
+}
