@@ -1,0 +1,236 @@
+/**
+ * Every read of the dashboard's payments and subscriptions lists is bounded
+ * by its page, not by the table (issue 39 item 1): 200,000 payments and
+ * 50,000 subscriptions in one environment, seeded with SQL and ANALYZEd; each
+ * list procedure is called as the dashboard calls it (each filter, sort,
+ * search form, first and deep pages), the SQL it runs is captured as
+ * MikroORM hands it to the database (its onQuery hook), and PostgreSQL's
+ * EXPLAIN ANALYZE of that very SQL must show no sequential scan of the big
+ * table and no scan that read more than a few times the page (or, for the
+ * total, more than the 10,001 rows decision 25 lets it count).
+ * PostgreSQL only: volume is what this is about, and PGlite's planner at
+ * demo volume is not the one that serves a merchant's millions.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPostgres } from '../support/database';
+import { startTestService, type TestService } from '../support/service';
+import { createTenant, type TestTenant } from '../support/tenant';
+import { encodeCursor } from '../../server/domain/listing/cursor';
+
+const PAYMENTS = 200_000;
+const SUBSCRIPTIONS = 50_000;
+const PAGE = 25;
+/**
+ * Rows one scan of a page may read: the page, and the rows a filter the
+ * index does not serve skips on the way (method, gateway, a status under the
+ * amount sort: about page / the filter's share of the rows, whatever the
+ * table holds). Measured here at most 560 (amount sort, status failed, 1 in 12).
+ */
+const PAGE_READS = 40 * (PAGE + 1);
+/**
+ * Rows the total's count may read per search form: decision 25's 10,001 over
+ * the filter's share of the index's rows. The dashboard's unindexed filters
+ * are a few values each (2 methods x 3 gateways: 1 in 6 at worst), measured
+ * here at most 60,201, constant whatever the table holds.
+ */
+const TOTAL_READS = 8 * 10_001;
+
+interface Captured {
+  sql: string;
+  params: readonly unknown[];
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
+
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+/** Rows (or index entries) a scan node read: what it returned and what its filter or recheck threw away, on every loop. */
+const readBy = (node: PlanNode) => ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) * (node['Actual Loops'] ?? 1);
+
+let service: TestService;
+let tenant: TestTenant;
+
+/** Runs `call` and returns the statements MikroORM sent for it that read `table`. */
+async function statementsOf(table: string, call: () => Promise<unknown>): Promise<Captured[]> {
+  const config = service.services.db.root.config;
+  const captured: Captured[] = [];
+  config.set('onQuery', (sql: string, params: readonly unknown[]) => {
+    captured.push({ sql, params });
+    return sql;
+  });
+  try {
+    await call();
+  } finally {
+    config.set('onQuery', (sql: string) => sql);
+  }
+  return captured.filter((statement) => new RegExp(`from "${table}"`).test(statement.sql));
+}
+
+/** EXPLAIN ANALYZE of a captured statement, run as MikroORM ran it (its parameters formatted the same way). */
+async function planOf(statement: Captured): Promise<PlanNode> {
+  const em = service.services.db.fork();
+  const [row] = await em.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (analyze, format json) ${statement.sql}`, [...statement.params]);
+  return row!['QUERY PLAN'][0].Plan;
+}
+
+interface Reads {
+  sql: string;
+  seqScans: string[];
+  /** The most rows any one scan of the table (or its indexes) read. */
+  mostRead: number;
+  isTotal: boolean;
+  forms: number;
+}
+
+/** What each statement a list call made read of `table`. */
+async function readsOf(table: string, call: () => Promise<unknown>): Promise<Reads[]> {
+  const reads: Reads[] = [];
+  for (const statement of await statementsOf(table, call)) {
+    const nodes = nodesOf(await planOf(statement));
+    const scans = nodes.filter((node) => node['Node Type'].includes('Scan') && (node['Relation Name'] === table || node['Index Name']?.startsWith(`${table}_`)));
+    reads.push({
+      sql: statement.sql,
+      seqScans: nodes.filter((node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === table).map((node) => node['Node Type']),
+      mostRead: Math.max(0, ...scans.map(readBy)),
+      isTotal: statement.sql.startsWith('select count(*)'),
+      forms: (statement.sql.match(/ union /g) ?? []).length + 1,
+    });
+  }
+  return reads;
+}
+
+const mostRead: Record<string, number> = {};
+
+/** Asserts every statement of a list call is index-bounded; returns them for the call's own checks. */
+async function expectBounded(name: string, table: string, call: () => Promise<unknown>): Promise<Reads[]> {
+  const reads = await readsOf(table, call);
+  expect(reads.length, `${name}: no statement read ${table}`).toBeGreaterThan(0);
+  for (const read of reads) {
+    expect(read.seqScans, `${name}: sequential scan in ${read.sql}`).toEqual([]);
+    const bound = read.isTotal ? TOTAL_READS * read.forms : PAGE_READS;
+    expect(read.mostRead, `${name}: a scan read ${read.mostRead} rows (bound ${bound}) in ${read.sql}`).toBeLessThanOrEqual(bound);
+    const kind = `${name} ${read.isTotal ? '(total)' : '(page)'}`;
+    mostRead[kind] = Math.max(mostRead[kind] ?? 0, read.mostRead);
+  }
+  return reads;
+}
+
+describe.skipIf(!onPostgres)(`lists at ${PAYMENTS.toLocaleString('en')} payments read a page, not the table (PostgreSQL only)`, () => {
+  const payments = (input: Record<string, unknown>) => service.admin.payments.list({ environmentId: tenant.environmentId, limit: PAGE, ...input } as never);
+  const subscriptions = (input: Record<string, unknown>) => service.admin.subscriptions.list({ environmentId: tenant.environmentId, limit: PAGE, ...input } as never);
+  /** A cursor at the middle of the list in `sort`, as the list would hand out after paging half way. */
+  let middle: Record<string, string>;
+
+  beforeAll(async () => {
+    service = await startTestService();
+    tenant = await createTenant(service);
+    const sql = service.services.db.fork().getConnection();
+    // Building an index once over the rows takes seconds where maintaining it row by row takes a minute (the trigram
+    // ones most): the tables' own indexes (as the migrations made them, read back from the catalog) are dropped for the
+    // seed and made again after it. Constraints' indexes stay.
+    const indexes = await sql.execute<{ name: string; definition: string }[]>(
+      `select indexname as name, indexdef as definition from pg_indexes
+        where tablename in ('payments', 'subscriptions') and indexname not in (select conname from pg_constraint)`,
+    );
+    for (const index of indexes) await sql.execute(`drop index "${index.name}"`);
+    // A merchant's spread: 23 days, most paid, a few failed or canceled; card and pix; three gateways;
+    // amounts over a few thousand values; names from a handful of first and last names (Silva is common).
+    await sql.execute(
+      `insert into payments (id, environment_id, external_id, method, gateway, amount, currency, status, request_hash, customer_name, customer_email, created_at, updated_at)
+       select 'pay_v' || lpad(g::text, 7, '0'), ?, 'order-' || g,
+              (array['pix','card'])[1 + g % 2], (array['gateway_a','gateway_b','gateway_c'])[1 + g % 3],
+              100 * (1 + (g * 7919) % 3000) + (g % 100), 'BRL',
+              (array['paid','paid','paid','paid','paid','paid','pending','pending','failed','canceled','expired','processing'])[1 + (g * 13) % 12],
+              repeat('0', 64),
+              (array['João','Maria','Ana','Pedro','Lucas','Júlia','Carlos','Beatriz','Rafael','Fernanda'])[1 + g % 10] || ' ' ||
+              (array['Silva','Santos','Oliveira','Souza','Lima','Pereira','Costa','Rodrigues','Almeida','Nascimento','Araújo','Ribeiro','Carvalho','Gomes','Martins'])[1 + (g / 10) % 15],
+              'customer' || g || '@example.com',
+              date_trunc('milliseconds', now()) - interval '23 days' + g * (interval '23 days' / ${PAYMENTS}), now()
+         from generate_series(1, ${PAYMENTS}) g`,
+      [tenant.environmentId],
+    );
+    await sql.execute(
+      `insert into subscriptions (id, environment_id, external_id, gateway, amount, currency, interval, status, request_hash, customer_name, customer_email, created_at, updated_at)
+       select 'sub_v' || lpad(g::text, 7, '0'), ?, 'plan-' || g, (array['gateway_a','gateway_b','gateway_c'])[1 + g % 3], 100 * (1 + (g * 7919) % 300), 'BRL',
+              (array['monthly','yearly'])[1 + g % 2], (array['active','active','active','trialing','past_due','canceled'])[1 + (g * 13) % 6], repeat('0', 64),
+              (array['João','Maria','Ana','Pedro','Lucas'])[1 + g % 5] || ' ' || (array['Silva','Santos','Oliveira','Souza','Lima'])[1 + (g / 5) % 5],
+              'subscriber' || g || '@example.com', date_trunc('milliseconds', now()) - interval '23 days' + g * (interval '23 days' / ${SUBSCRIPTIONS}), now()
+         from generate_series(1, ${SUBSCRIPTIONS}) g`,
+      [tenant.environmentId],
+    );
+    for (const index of indexes) await sql.execute(index.definition);
+    await sql.execute('analyze payments');
+    await sql.execute('analyze subscriptions');
+    const [row] = await sql.execute<{ created_at: Date | string; id: string; amount: string }[]>(`select created_at, id, amount from payments where id = 'pay_v0100000'`);
+    const createdAt = new Date(row!.created_at).toISOString();
+    middle = {
+      created_desc: encodeCursor('payments', { key: createdAt, id: row!.id }, 'created_desc'),
+      created_asc: encodeCursor('payments', { key: createdAt, id: row!.id }, 'created_asc'),
+      amount_desc: encodeCursor('payments', { key: String(row!.amount), id: row!.id }, 'amount_desc'),
+      amount_asc: encodeCursor('payments', { key: String(row!.amount), id: row!.id }, 'amount_asc'),
+    };
+  }, 300_000);
+  afterAll(async () => {
+    console.info(`[bounded-plans] most rows one scan read, per list call:\n${Object.entries(mostRead).map(([kind, rows]) => `  ${kind}: ${rows}`).join('\n')}`);
+    await service?.stop();
+  });
+
+  const SORTS = ['created_desc', 'created_asc', 'amount_desc', 'amount_asc'] as const;
+  const FILTERS: Record<string, Record<string, unknown>> = {
+    none: {},
+    'status paid': { status: 'paid' },
+    'status failed': { status: 'failed' },
+    'paid card': { status: 'paid', method: 'card' },
+    'gateway_b pix': { gateway: 'gateway_b', method: 'pix' },
+    'last week': { createdFrom: new Date(Date.now() - 7 * 86_400_000).toISOString() },
+  };
+
+  it.each(SORTS)('payments sorted %s: each filter, first page and total, then a page from the middle', async (sort) => {
+    for (const [name, filter] of Object.entries(FILTERS)) {
+      const first = await expectBounded(`payments ${sort} ${name}`, 'payments', () => payments({ ...filter, sort }));
+      expect(first.some((read) => read.isTotal), `${name}: the first page counts`).toBe(true);
+      await expectBounded(`payments ${sort} ${name} middle`, 'payments', () => payments({ ...filter, sort, cursor: middle[sort] }));
+    }
+  });
+
+  it.each([
+    ['exact id', 'pay_v0123456'],
+    ['externalId prefix', 'order-12345'],
+    ['e-mail prefix', 'customer12345@'],
+    ['name contains (common)', 'silva'],
+    ['name contains', 'joão'],
+    ['name contains (rare)', 'ana arauj'],
+    ['amount', '25.07'],
+    ['two characters', 'jo'],
+  ])('payments searched by %s (%s): every form read through its index, newest first and by amount', async (_form, search) => {
+    for (const sort of ['created_desc', 'amount_asc'] as const) {
+      await expectBounded(`payments search ${_form} ${sort}`, 'payments', () => payments({ search, sort }));
+      await expectBounded(`payments search ${_form} ${sort} paid`, 'payments', () => payments({ search, sort, status: 'paid' }));
+    }
+  });
+
+  it('subscriptions: each sort, a status filter, the search forms', async () => {
+    for (const sort of SORTS) {
+      await expectBounded(`subscriptions ${sort}`, 'subscriptions', () => subscriptions({ sort }));
+      await expectBounded(`subscriptions ${sort} past_due`, 'subscriptions', () => subscriptions({ sort, status: 'past_due' }));
+    }
+    for (const search of ['sub_v0012345', 'plan-1234', 'subscriber1234@', 'souza', '49.00']) {
+      await expectBounded(`subscriptions search ${search}`, 'subscriptions', () => subscriptions({ search }));
+    }
+  });
+
+  it('the total over 10,000 matches is the flag, counted from at most 10,001 rows', async () => {
+    const page = await payments({ status: 'paid' });
+    expect(page).toMatchObject({ total: 10_000, totalIsLowerBound: true });
+    expect((await payments({ search: 'order-1234' })).total).toBe(111);
+  });
+});
