@@ -16,6 +16,7 @@ import { onPostgres } from '../support/database';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
 import { encodeCursor } from '../../server/domain/listing/cursor';
+import { nodesOf, type PlanNode } from '../support/query-plans';
 
 const PAYMENTS = 200_000;
 const SUBSCRIPTIONS = 50_000;
@@ -39,19 +40,6 @@ interface Captured {
   sql: string;
   params: readonly unknown[];
 }
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 /** Rows (or index entries) a scan node read: what it returned and what its filter or recheck threw away, on every loop. */
 const readBy = (node: PlanNode) => ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) * (node['Actual Loops'] ?? 1);
