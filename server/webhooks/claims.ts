@@ -81,6 +81,10 @@ const DUE = '(d.next_attempt_at is null or d.next_attempt_at <= clock_timestamp(
  * Receivers already meet an earlier event after a later one (a manual
  * resend), and read the status from the event's data.
  *
+ * Bounded by the number of endpoints, whatever the queues hold: a delivery
+ * waiting for its retry ahead of an endpoint's first due one is read past
+ * (as many as wait at the front of that endpoint's queue).
+ *
  * `SKIP LOCKED` lets instances claim side by side; the outer conditions are
  * re-checked on the row's latest version, so a row claimed or finished by
  * another instance meanwhile is never claimed twice.
@@ -88,11 +92,22 @@ const DUE = '(d.next_attempt_at is null or d.next_attempt_at <= clock_timestamp(
 export async function claimNextDeliveries(em: EntityManager, limit: number, leaseOwner: string, leaseMs: number): Promise<ClaimedDelivery[]> {
   const rows = await em.execute<ClaimRow[]>(
     // The head of an endpoint is its delivery in flight if it has one (then nothing of it is claimed), else its oldest due one.
+    // Read per endpoint, never the whole queue: whether it has a delivery in flight (the lease index, migration
+    // background_claim_indexes; "is not null" spelled out, as a comparison with clock_timestamp() proves nothing to the
+    // planner), else its first due delivery in event order (the (status, endpoint_id, event_sequence) index).
     `with heads as (
-       select distinct on (d.endpoint_id) d.id
-       from webhook_deliveries d
-       where d.status = 'PENDING' and (${DUE} or not ${LEASE_FREE})
-       order by d.endpoint_id, (not ${LEASE_FREE}) desc, d.event_sequence
+       select head.id
+       from webhook_endpoints e
+       cross join lateral (
+         select d.id from webhook_deliveries d
+         where d.endpoint_id = e.id and d.status = 'PENDING' and ${DUE}
+         order by d.event_sequence
+         limit 1
+       ) as head
+       where not exists (
+         select 1 from webhook_deliveries d
+         where d.endpoint_id = e.id and d.lease_until is not null and d.lease_until >= clock_timestamp() and d.status = 'PENDING'
+       )
      ), picked as (
        select d.id from webhook_deliveries d
        join heads h on h.id = d.id

@@ -25,6 +25,7 @@ import { Migration20261127124617_bounded_list_indexes } from './Migration2026112
 import { Migration20261127123959_daily_totals } from './Migration20261127123959_daily_totals';
 import { Migration20261127124716_reconciliation_status_indexes } from './Migration20261127124716_reconciliation_status_indexes';
 import { Migration20261127130816_daily_totals_per_statement } from './Migration20261127130816_daily_totals_per_statement';
+import { Migration20261127131436_background_claim_indexes } from './Migration20261127131436_background_claim_indexes';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -52,4 +53,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127123959_daily_totals', class: Migration20261127123959_daily_totals },
   { name: 'Migration20261127124716_reconciliation_status_indexes', class: Migration20261127124716_reconciliation_status_indexes },
   { name: 'Migration20261127130816_daily_totals_per_statement', class: Migration20261127130816_daily_totals_per_statement },
+  { name: 'Migration20261127131436_background_claim_indexes', class: Migration20261127131436_background_claim_indexes },
 ];
