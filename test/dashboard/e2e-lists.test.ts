@@ -141,4 +141,14 @@ describe.skipIf(!chromiumAvailable)('the payments list of an environment with 5,
     await shot('subscription-period-end');
     expect(problems).toEqual([]);
   }, 90_000);
+
+  // Last: it grows the list past what a list counts (decision 25).
+  it('says "10,000+ payments" once more than 10,000 match, and the exact count again under it', async () => {
+    await insertPayments(sandboxed.service, environmentId, { count: 10_001 - TOTAL, prefix: 'more' });
+    await page.goto(`${baseUrl}/dashboard/e/${environmentId}/payments`);
+    await page.getByTestId('list-total').getByText('10,000+ payments', { exact: true }).waitFor();
+    await page.getByRole('textbox', { name: 'Search' }).fill(EMAIL.toUpperCase());
+    await page.getByTestId('list-total').getByText('1 payment', { exact: true }).waitFor();
+    expect(problems).toEqual([]);
+  }, 90_000);
 });
