@@ -66,6 +66,22 @@ const EnvSchema = z
         message: 'must be a postgres:// URL (one host, or several comma-separated; target_session_attrs any, read-write, read-only, primary, standby or prefer-standby)',
       })
       .optional(),
+    /**
+     * PostgreSQL read replicas for operator and dashboard reads (lists, search, overview, exports): comma-separated
+     * postgres:// URLs. Writes and every read that decides money stay on DATABASE_URL (db/orm.ts forkReads).
+     */
+    DATABASE_REPLICA_URLS: z
+      .string()
+      .transform((text, ctx) => {
+        // A URL may itself hold commas (several hosts): a new one begins only where a scheme:// does.
+        const urls = text.split(/,(?=\s*[a-z][a-z0-9+.-]*:\/\/)/i).map((url) => url.trim()).filter(Boolean);
+        if (urls.length === 0 || urls.some((url) => parsePostgresUrl(url) === null)) {
+          ctx.addIssue({ code: 'custom', message: 'must be comma-separated postgres:// URLs' });
+          return z.NEVER;
+        }
+        return urls;
+      })
+      .optional(),
     /** Folder of the embedded database and of generated local files. */
     DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
     /** Embedded database kept in memory only (tests); ignored with DATABASE_URL. */
@@ -190,6 +206,9 @@ const EnvSchema = z
     if (env.NODE_ENV === 'production' && !env.DATABASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'is required when NODE_ENV=production (the embedded database is for development)' });
     }
+    if (env.DATABASE_REPLICA_URLS && !env.DATABASE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['DATABASE_REPLICA_URLS'], message: 'needs DATABASE_URL (replicas are of a PostgreSQL primary)' });
+    }
     if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
       ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required when NODE_ENV=production (invitations and password resets reach people by mail only)' });
     }
@@ -241,7 +260,8 @@ export interface Config {
   publicBaseUrl: string | undefined;
   /** express's `trust proxy` (TRUST_PROXY): false, a number of hops, or the proxies' addresses. */
   trustProxy: false | number | string[];
-  database: { kind: 'postgresql'; url: string } | { kind: 'pglite'; dataDir: string | null };
+  /** `replicaUrls`: read replicas for operator reads (DATABASE_REPLICA_URLS), absent without them. */
+  database: { kind: 'postgresql'; url: string; replicaUrls?: readonly string[] } | { kind: 'pglite'; dataDir: string | null };
   dataDir: string;
   logLevel: Env['LOG_LEVEL'];
   /** Undefined: decided at start from whether stdout is a terminal (runtime/logger.ts). */
@@ -319,7 +339,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: env.PUBLIC_BASE_URL,
     trustProxy: env.TRUST_PROXY ?? false,
     database: env.DATABASE_URL
-      ? { kind: 'postgresql', url: env.DATABASE_URL }
+      ? { kind: 'postgresql', url: env.DATABASE_URL, ...(env.DATABASE_REPLICA_URLS ? { replicaUrls: env.DATABASE_REPLICA_URLS } : {}) }
       : { kind: 'pglite', dataDir: env.DATABASE_IN_MEMORY ? null : `${env.DATA_DIR}/pg` },
     dataDir: env.DATA_DIR,
     logLevel: env.LOG_LEVEL,

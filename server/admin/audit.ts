@@ -18,6 +18,6 @@ export const auditRouter = t.router({
     const { organizationId, ...filter } = input;
     if (organizationId) await organizationAccess(ctx, organizationId, 'own');
     else if (ctx.actor.kind !== 'operator') throw operatorRefusal('invalid', 'organizationId: name the organization whose audit log to read.');
-    return listAudit(ctx.em, { ...filter, organizations: organizationId ? { $in: [organizationId] } : visibleOrganizations(ctx.actor) });
+    return listAudit(ctx.reads, { ...filter, organizations: organizationId ? { $in: [organizationId] } : visibleOrganizations(ctx.actor) });
   }),
 });

@@ -7,6 +7,6 @@ import { adminProcedure, adminT as t } from './procedure';
 export const overviewRouter = t.router({
   summary: adminProcedure.input(OverviewInput).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
-    return overviewSummary(ctx.em, input.environmentId, input.days, ctx.services.now());
+    return overviewSummary(ctx.reads, input.environmentId, input.days, ctx.services.now());
   }),
 });

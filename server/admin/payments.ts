@@ -17,7 +17,7 @@ import { paymentTrace } from '../domain/routing-views';
 export const paymentsRouter = t.router({
   list: adminProcedure.input(PaymentListInput).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
-    return listPayments(ctx.em, input);
+    return listPayments(ctx.reads, input);
   }),
 
   get: adminProcedure.input(PaymentGetInput).query(async ({ ctx, input }) => {

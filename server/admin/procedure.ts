@@ -31,7 +31,10 @@ export interface WebCaller {
 
 export interface AdminContext {
   log: Logger;
+  /** The primary: every write, every access check, and every read a decision rests on. */
   em: EntityManager;
+  /** Lists, search, the overview: reads that may lag behind, from a read replica when there are any (db/orm.ts forReads), else `em` itself. */
+  reads: EntityManager;
   services: Services;
   /** Who calls: the operator (admin token, in-process callers) unless said otherwise. See access.ts. */
   actor: Actor;
@@ -51,14 +54,10 @@ export const adminContext = (
   actor: Actor = OPERATOR,
   web: WebCaller | null = null,
   sandboxKey: SandboxKeyCaller | null = null,
-): AdminContext => ({
-  log,
-  em: services.db.fork(),
-  services,
-  actor,
-  web,
-  sandboxKey,
-});
+): AdminContext => {
+  const em = services.db.fork();
+  return { log, em, reads: services.db.forReads(em), services, actor, web, sandboxKey };
+};
 
 export const adminT = initTRPC.context<AdminContext>().create();
 

@@ -30,7 +30,7 @@ export const refundsRouter = t.router({
 
   list: adminProcedure.input(ListRefundsInput).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
-    return listRefunds(ctx.em, input);
+    return listRefunds(ctx.reads, input);
   }),
 
   get: adminProcedure.input(GetRefundInput).query(async ({ ctx, input }) => {

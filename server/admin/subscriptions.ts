@@ -17,7 +17,7 @@ import { subscriptionTrace } from '../domain/routing-views';
 export const subscriptionsRouter = t.router({
   list: adminProcedure.input(SubscriptionListInput).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
-    return listSubscriptions(ctx.em, input);
+    return listSubscriptions(ctx.reads, input);
   }),
 
   get: adminProcedure.input(SubscriptionGetInput).query(async ({ ctx, input }) => {

@@ -88,7 +88,7 @@ export const webhooksRouter = t.router({
   /** Newest event first; `cursor` is the previous page's `nextCursor`. */
   listDeliveries: adminProcedure.input(ListDeliveriesInput).query(async ({ ctx, input }) => {
     const scope = await readableScope(ctx, input);
-    return listDeliveries(ctx.em, { ...input, ...scope });
+    return listDeliveries(ctx.reads, { ...input, ...scope });
   }),
 
   getDelivery: adminProcedure.input(DeliveryIdInput).query(async ({ ctx, input }) => {

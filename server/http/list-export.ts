@@ -76,7 +76,7 @@ function exportRoute<F>(services: Services, list: 'payments' | 'subscriptions', 
       res.setHeader('content-type', 'text/csv; charset=utf-8');
       res.setHeader('content-disposition', `attachment; filename="${fileName(list, environment.project.name, environment.kind, services.now())}"`);
       res.setHeader('cache-control', 'no-store');
-      await run(() => services.db.fork(), filter, writer(res));
+      await run(() => services.db.forReads(services.db.fork()), filter, writer(res));
       res.end();
     } catch (error) {
       if (res.headersSent) {

@@ -45,6 +45,17 @@ describe('configuration', () => {
     expect(parsePostgresUrl(url)).toBeNull();
   });
 
+  it('DATABASE_REPLICA_URLS: read replicas of the DATABASE_URL primary, comma-separated, each URL possibly with several hosts', () => {
+    const replicas = 'postgres://r@replica-1:5432/payments, postgres://r@replica-2:5432,replica-3:5432/payments?target_session_attrs=standby';
+    expect(loadConfig({ DATABASE_URL: 'postgres://h/payments', DATABASE_REPLICA_URLS: replicas }).database).toEqual({
+      kind: 'postgresql',
+      url: 'postgres://h/payments',
+      replicaUrls: ['postgres://r@replica-1:5432/payments', 'postgres://r@replica-2:5432,replica-3:5432/payments?target_session_attrs=standby'],
+    });
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://h/payments', DATABASE_REPLICA_URLS: 'postgres://r@replica-1:5432/payments,mysql://x/y' })).toThrow(/DATABASE_REPLICA_URLS: must be comma-separated postgres:\/\/ URLs/);
+    expect(() => loadConfig({ DATABASE_REPLICA_URLS: 'postgres://r@replica-1:5432/payments' })).toThrow(/DATABASE_REPLICA_URLS: needs DATABASE_URL/);
+  });
+
   it('an in-memory embedded database for tests', () => {
     expect(loadConfig({ DATABASE_IN_MEMORY: 'true' }).database).toEqual({ kind: 'pglite', dataDir: null });
     expect(loadConfig({ DATABASE_IN_MEMORY: 'false' }).database).toEqual({ kind: 'pglite', dataDir: './data/pg' });
