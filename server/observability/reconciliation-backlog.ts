@@ -19,7 +19,7 @@ export function registerReconciliationBacklog(db: Database, now: () => Date): ()
   const unregister = [
     registerCollectedGauge({
       name: 'reconciliation_overdue_resources',
-      help: 'Unfinished payments and subscriptions whose read from their gateway is due or overdue.',
+      help: 'Unfinished payments and subscriptions whose read from their gateway is due or overdue (exact up to 10,000; above, 10,000: the status counts no further).',
       collect: async () => (await read()).overdue,
     }),
     registerCollectedGauge({
@@ -32,7 +32,7 @@ export function registerReconciliationBacklog(db: Database, now: () => Date): ()
     }),
     registerCollectedGauge({
       name: 'reconciliation_lost_resources',
-      help: 'Payments and subscriptions their gateway answered it does not know (listed for operators, no longer read).',
+      help: 'Payments and subscriptions their gateway answered it does not know (listed for operators, no longer read; exact up to 10,000).',
       collect: async () => (await read()).lost,
     }),
   ];
