@@ -13,11 +13,11 @@
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { appendFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { unusedPort } from './service-process';
 
 const run = promisify(execFile);
 
@@ -38,18 +38,6 @@ async function pgCommand(program: string, args: string[]): Promise<string> {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     throw new Error(`${program} ${args.join(' ')} failed:\n${stdout ?? ''}${stderr ?? ''}`);
   }
-}
-
-/** A port nothing listens on now (the kernel's choice). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface ClusterNode {
@@ -115,7 +103,7 @@ export async function makePgCluster(database = 'payments'): Promise<PgCluster> {
   if (asRoot) chownSync(root, ...(await postgresIds()));
   const primaryDir = join(root, 'primary');
   const replicaDir = join(root, 'replica');
-  const [primaryPort, replicaPort] = [await freePort(), await freePort()];
+  const [primaryPort, replicaPort] = [await unusedPort(), await unusedPort()];
   const primary = node(primaryPort, primaryDir, database);
   const replica = node(replicaPort, replicaDir, database);
   const removeAll = async () => {
