@@ -9,10 +9,9 @@
  */
 import { PAYMENT_STATUSES, SUBSCRIPTION_STATUSES, type PaymentStatus, type SubscriptionStatus } from '../../contract/enums';
 import type { EntityManager } from '../../db/orm';
+import { EXACT_COUNT_LIMIT } from './total';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Decision 25: counts are exact up to this, then "10,000+". */
-export const EXACT_COUNT_LIMIT = 10_000;
 
 interface Row {
   day: string;

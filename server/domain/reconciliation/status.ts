@@ -10,7 +10,7 @@
  * `limit` of each table in index order, merged.
  */
 import type { EntityManager } from '../../db/orm';
-import { EXACT_COUNT_LIMIT } from '../listing/overview';
+import { EXACT_COUNT_LIMIT } from '../listing/total';
 
 export interface ReconciliationItem {
   kind: 'payment' | 'subscription';
