@@ -40,7 +40,43 @@ try {
   process.exit(1);
 }
 // The sandbox wing is loaded only here, and only for the demo.
-const demo = config.seedDemo ? await (await import('./sandbox/demo')).startDemo(service.services) : null;
+const seeding = config.seedDemo ? import('./sandbox/demo').then((module) => module.startDemo(service.services)) : Promise.resolve(null);
+
+// As soon as the service listens: its health already answers, so an orchestrator may stop it while the demo is still
+// being seeded, and must get a clean shutdown (a signal before these handlers would kill the process outright).
+// A signal during that seeding waits for it to end before closing, rather than closing the database under it.
+// A rolling restart: SIGTERM (what an orchestrator sends) drains first (/readyz `draining` for SHUTDOWN_DRAIN_MS, everything
+// else still served), then in-flight work finishes; SHUTDOWN_TIMEOUT_MS after the drain the process exits anyway. SIGINT is
+// a person's Ctrl-C, with no balancer to tell: no drain. A second signal exits at once.
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) {
+      log.warn({ signal }, 'second signal: exiting now, without waiting for in-flight work');
+      process.exit(1);
+    }
+    stopping = true;
+    const drainMs = signal === 'SIGTERM' ? config.shutdownDrainMs : 0;
+    log.info({ signal, drainMs }, 'shutting down: draining (/readyz answers draining), then finishing in-flight requests');
+    const ceiling = setTimeout(() => {
+      log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown did not finish within SHUTDOWN_TIMEOUT_MS after the drain: exiting');
+      process.exit(1);
+    }, drainMs + config.shutdownTimeoutMs + CEILING_GRACE_MS);
+    ceiling.unref();
+    void seeding
+      .catch(() => undefined)
+      .then(() => service.close({ drainMs }))
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+  });
+}
+
+const demo = await seeding;
 
 const where = config.database.kind === 'postgresql' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.database.dataDir ?? 'memory'}`;
 const cli = operatorCommand(service.url);
@@ -69,35 +105,6 @@ if (service.services.mailer.local) {
   if (!demo) lines.push('  invitations: refused until SMTP_URL is set (only the embedded demo shows their links)');
 }
 lines.push(`  operator CLI: ${cli} --help   (admin token: ${config.adminToken ? 'ADMIN_TOKEN of this service' : resolve(config.dataDir, ADMIN_TOKEN_FILE)})`, '');
-// Before the banner: whoever reads it may stop the service at once, and must get a clean shutdown.
-// A rolling restart: SIGTERM (what an orchestrator sends) drains first (/readyz `draining` for SHUTDOWN_DRAIN_MS, everything
-// else still served), then in-flight work finishes; SHUTDOWN_TIMEOUT_MS after the drain the process exits anyway. SIGINT is
-// a person's Ctrl-C, with no balancer to tell: no drain. A second signal exits at once.
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (stopping) {
-      log.warn({ signal }, 'second signal: exiting now, without waiting for in-flight work');
-      process.exit(1);
-    }
-    stopping = true;
-    const drainMs = signal === 'SIGTERM' ? config.shutdownDrainMs : 0;
-    log.info({ signal, drainMs }, 'shutting down: draining (/readyz answers draining), then finishing in-flight requests');
-    const ceiling = setTimeout(() => {
-      log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown did not finish within SHUTDOWN_TIMEOUT_MS after the drain: exiting');
-      process.exit(1);
-    }, drainMs + config.shutdownTimeoutMs + CEILING_GRACE_MS);
-    ceiling.unref();
-    service.close({ drainMs }).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}
-
 // As for the log lines (runtime/logger.ts): a stdout reader that went away (`npm start | head -3`) costs the banner, not the service.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
