@@ -97,6 +97,8 @@ describe.skipIf(!chromiumAvailable)('the dashboard, for a developer', () => {
     const secret = (await page.getByLabel('signing secret', { exact: true }).textContent())!.trim();
     expect(secret.length).toBeGreaterThan(20);
     await page.getByRole('button', { name: 'I have copied it' }).click();
+    // The secret's dialog gone (not still fading over the page, where the forced click below would land on it).
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
     await page.getByText(receiver.url).first().waitFor();
     await expect(page.content()).resolves.not.toContain(secret);
     const retries = page.getByRole('switch', { name: `Automatic retries for ${receiver.url}` });
