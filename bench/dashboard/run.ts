@@ -7,7 +7,7 @@
  * log-in left and `runs` times with an empty cache, on Fast 3G with a 4×
  * slower CPU (bench/dashboard/first-row.ts). Prints each time, the median and
  * the worst against the 3 s goal, the host's busy share before each run, and
- * the waterfall of the median run. Results go in bench/RESULTS.md by hand.
+ * the waterfall of the median run. Figures worth recording (a quiet host) go in bench/RESULTS.md by hand.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -8,8 +8,8 @@
  *   payments list shows its first payment, asking the service for nothing
  *   twice, within a guard of 3× the 3 s goal, with the cache the log-in left
  *   and with an empty one. The goal itself is measured by the benchmark
- *   (`npm run bench:dashboard`, bench/dashboard/run.ts, figures in
- *   bench/RESULTS.md): a time depends on the host, and a suite that fails by
+ *   (`npm run bench:dashboard`, bench/dashboard/run.ts, whose figures count
+ *   on a quiet machine): a time depends on the host, and a suite that fails by
  *   the host's speed blocks every change; the guard catches a page that got
  *   grossly slower. The times are judged only on a host otherwise quiet (see
  *   hostBusyShare); the suite runs this file alone, after every other
