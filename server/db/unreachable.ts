@@ -2,7 +2,8 @@
  * Whether a failure means the database could not be reached (decision 24):
  * the connection refused, reset or timed out, no pooled connection within
  * the pool's deadline, the server shutting down or refusing new sessions,
- * or the connection dropped mid-query. Such a failure is nobody's bug: /v1
+ * the connection dropped mid-query, or a write acknowledged without waiting
+ * for the disk and lost since (LostWriteError). Such a failure is nobody's bug: /v1
  * and the operator API answer 503 `service_unavailable`, and the background
  * jobs back off quietly (runtime/background-loop.ts).
  *
@@ -31,6 +32,18 @@ const PG_CONNECTION_FAILURES: Record<string, string> = {
   'Query read timeout': 'query_read_timeout',
 };
 
+/**
+ * A row the database acknowledged without waiting for its disk or its
+ * synchronous standby (a statement committed with `synchronous_commit` off)
+ * and then lost in a crash or a failover, found missing by a later statement.
+ * The database's outage seen after the fact: answered as unreachable (503,
+ * retry), because the retried request writes the row again.
+ */
+export class LostWriteError extends Error {
+  override name = 'LostWriteError';
+  readonly code = 'lost_write';
+}
+
 /** Codes found along an error's causes (and an AggregateError's errors): a SQLSTATE of PostgreSQL, or a network code. */
 export function errorCodes(error: unknown, depth = 0, found: string[] = []): string[] {
   if (!error || typeof error !== 'object' || depth > 6) return found;
@@ -54,6 +67,6 @@ function pgConnectionFailure(error: unknown, depth = 0): string | null {
  */
 export function unreachableDatabaseReason(error: unknown): string | null {
   const codes = errorCodes(error);
-  const code = codes.find((found) => NETWORK_CODES.includes(found) || found.startsWith('08') && found.length === 5 || UNAVAILABLE_SQLSTATES.has(found));
+  const code = codes.find((found) => NETWORK_CODES.includes(found) || found.startsWith('08') && found.length === 5 || UNAVAILABLE_SQLSTATES.has(found) || found === 'lost_write');
   return code ?? pgConnectionFailure(error);
 }

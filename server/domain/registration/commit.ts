@@ -18,6 +18,7 @@ import { OutboxEvent } from '../../db/entities';
 import type { Services } from '../../services';
 import type { DomainEvent } from '../events';
 import { newId } from '../../contract/ids';
+import { LostWriteError } from '../../db/unreachable';
 import type { GatewayResource } from './columns';
 
 /** Another insert of the same statement, made only when the row is registered: `select … from registered` (the registered row's `id`). */
@@ -76,6 +77,9 @@ export async function commitRegistration<T extends GatewayResource>(
     return { resource, registered: true };
   }
   const winner = await em.fork().findOne(commit.entity, { id: resource.id } as never);
-  if (!winner) throw new Error(`${commit.entity.name} ${resource.id} vanished before its registration`);
+  // Its insert committed without waiting for the disk or the standby (create-once.ts, insertWithLease), and a crash or a
+  // failover lost it after the gateway call. A retry with the same externalId inserts it again and calls the gateway
+  // with the same idempotency key, which answers the resource it already made: so 503 and retry, not a 500.
+  if (!winner) throw new LostWriteError(`${commit.entity.name} ${resource.id} is gone before its registration: the database lost its insert (a crash or a failover)`);
   return { resource: winner, registered: false };
 }
