@@ -97,6 +97,8 @@ describe.skipIf(!chromiumAvailable)('the typed gateway form', { timeout: 180_000
 
   it('opened again, each secret says it is set and none is on the page; left blank, they are kept', async () => {
     const before = (await account())?.updatedAt;
+    // The first save's notice closes by itself: gone, the saved notice scanned below is the only one on the page.
+    await page.getByText('gateway_b configured.').waitFor({ state: 'detached', timeout: 15_000 });
     await card().getByRole('button', { name: 'Replace configuration' }).click();
     const dialog = page.getByRole('dialog', { name: 'Configure gateway_b' });
     await dialog.waitFor();
@@ -114,7 +116,7 @@ describe.skipIf(!chromiumAvailable)('the typed gateway form', { timeout: 180_000
     const confirmation = page.getByRole('dialog', { name: "Replace gateway_b's configuration?" });
     expect(await confirmation.innerText()).toContain('fields left blank keep their stored values');
     await confirmation.getByRole('button', { name: 'Replace configuration' }).click();
-    // Saved when the account changed and the form closed (the first save's notice may still show beside this one's).
+    // Saved when the account changed and the form closed.
     await expect.poll(async () => (await account())?.updatedAt, { timeout: 20_000 }).not.toBe(before);
     await dialog.waitFor({ state: 'hidden' });
     await page.getByText('gateway_b configured.').first().waitFor();

@@ -19,8 +19,22 @@ export interface AxeViolation {
   nodes: { target: string; summary: string }[];
 }
 
-/** Every axe rule that applies (WCAG 2.x A/AA and best practices) on what the page shows now. */
+/**
+ * Every axe rule that applies (WCAG 2.x A/AA and best practices) on what the
+ * page shows once its transitions have ended: a notice fading in or out has
+ * its colours mid-way, which axe would read as too little contrast. Endless
+ * animations (a loader) are not waited for.
+ */
 export async function axeScan(page: Page): Promise<AxeViolation[]> {
+  await page.waitForFunction(
+    () => {
+      type Animation = { playState: string; effect: { getComputedTiming(): { iterations?: number } } | null };
+      const { document } = globalThis as unknown as { document: { getAnimations(): Animation[] } };
+      return document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity);
+    },
+    undefined,
+    { timeout: 10_000 },
+  );
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
     type Node = { target: unknown[]; failureSummary?: string; impact?: string };
