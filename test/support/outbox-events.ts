@@ -6,6 +6,7 @@ import { OutboxEvent } from '../../server/db/entities';
 import { recordEvents } from '../../server/domain/outbox';
 import { randomToken } from '../../server/contract/ids';
 import type { PaymentEventType } from '../../server/domain/events';
+import type { Receiver } from './receiver';
 import type { WebhookTestService } from './webhook-service';
 
 /** The `data` of a payment event for a Pix payment on gateway_a. */
@@ -45,6 +46,34 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * For a negative that only time can show (nothing arrives, nothing changes):
+ * checks `check` repeatedly over `ms` and fails at the first false, so the
+ * wait is named and its window stated, instead of a bare sleep and one look.
+ */
+export async function holdsFor(ms: number, check: () => boolean | Promise<boolean>, what = 'condition'): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (!(await check())) throw new Error(`${what} stopped holding within ${ms} ms`);
+    if (Date.now() >= until) return;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(25, Math.max(1, until - Date.now()))));
+  }
+}
+
+/**
+ * Proof that nothing more is on its way to an endpoint, without waiting a
+ * guessed while: commits one more event (`payment.created` of a new payment,
+ * the marker) and waits until the receiver has it. The dispatcher claims an
+ * endpoint's deliveries in commit order, oldest first, so a repeat or a retry
+ * of an earlier delivery that was due would have reached the receiver before
+ * the marker. Answers the marker's event id.
+ */
+export async function deliverMarker(service: WebhookTestService, environmentId: string, receiver: Receiver, timeoutMs = 15_000): Promise<string> {
+  const [marker] = await commitPaymentEvents(service, environmentId, newPaymentId(), ['created']);
+  await eventually(async () => receiver.received.some((d) => d.json?.id === marker!.id), timeoutMs, 'the marker event at the receiver');
+  return marker!.id;
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
