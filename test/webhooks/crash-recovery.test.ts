@@ -5,7 +5,7 @@ import { beginAttempt, claimNextDeliveries } from '../../server/webhooks/claims'
 import { fanOutAll } from '../../server/webhooks/fan-out';
 import { signatureHeader } from '../../server/contract/webhook-signature';
 import type { TestDatabase } from '../support/database';
-import { commitPaymentEvents, eventually, newPaymentId, sleep } from '../support/outbox-events';
+import { commitPaymentEvents, deliverMarker, eventually, holdsFor, newPaymentId } from '../support/outbox-events';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { createEnvironment, createSharedDatabase, newMasterKey, startWebhookService, type WebhookTestService } from '../support/webhook-service';
 
@@ -34,8 +34,8 @@ describe('events committed before the process stopped are delivered when a servi
     const { environmentId } = await createEnvironment(first);
     const endpoint = await first.admin.webhooks.createEndpoint({ environmentId, url: receiver.url() });
     const events = await commitPaymentEvents(first, environmentId, newPaymentId(), ['created', 'pending', 'paid']);
-    await sleep(300);
-    expect(receiver.received).toHaveLength(0);
+    // A negative only time shows: with no dispatcher running, nothing goes out.
+    await holdsFor(300, () => receiver.received.length === 0, 'no delivery while no dispatcher runs');
     await first.stop();
 
     const second = await instance(database, masterKey);
@@ -45,11 +45,15 @@ describe('events committed before the process stopped are delivered when a servi
     for (const delivery of received) {
       expect(delivery.headers['x-service-signature']).toBe(signatureHeader(endpoint.secret, Number(delivery.headers['x-service-timestamp']), delivery.raw));
     }
-    await sleep(800); // several poll intervals: nothing is delivered twice
-    expect(receiver.received).toHaveLength(3);
-    expect(new Set(receiver.received.map((d) => d.headers['x-service-delivery-id'])).size).toBe(3);
-    const deliveries = (await second.admin.webhooks.listDeliveries({ endpointId: endpoint.id })).items;
-    expect(deliveries.map((d) => [d.status, d.attempts])).toEqual([['SENT', 1], ['SENT', 1], ['SENT', 1]]);
+    // Nothing is delivered twice: a later event's delivery arrives right after the three.
+    const marker = await deliverMarker(second, environmentId, receiver);
+    expect(receiver.received.map((d) => d.json.id)).toEqual([...events.map((e) => e.id), marker]);
+    expect(new Set(receiver.received.map((d) => d.headers['x-service-delivery-id'])).size).toBe(4);
+    const deliveries = await eventually(async () => {
+      const items = (await second.admin.webhooks.listDeliveries({ endpointId: endpoint.id })).items;
+      return items.every((d) => d.status !== 'PENDING') ? items : undefined;
+    });
+    expect(deliveries.map((d) => [d.status, d.attempts])).toEqual([['SENT', 1], ['SENT', 1], ['SENT', 1], ['SENT', 1]]);
   });
 
   it('a delivery claimed but left without an outcome (crash mid-flight) is attempted again once its claim expires, with the same bytes', async () => {
@@ -86,10 +90,11 @@ describe('events committed before the process stopped are delivered when a servi
       [1, 'INTERRUPTED'],
       [2, 'SENT'],
     ]);
-    await sleep(800);
-    expect(receiver.received).toHaveLength(2);
+    // The interrupted delivery is not sent a third time: a later event's delivery arrives right after the two.
+    const marker = await deliverMarker(second, environmentId, receiver, 20_000);
+    expect(receiver.received.map((d) => d.json?.id ?? 'frozen')).toEqual(['frozen', next!.json.id, marker]);
     const em = second.services.db.fork();
-    expect(await em.count(WebhookDelivery, { endpoint: endpoint.id, status: 'SENT' })).toBe(2);
+    expect(await eventually(async () => (await em.fork().count(WebhookDelivery, { endpoint: endpoint.id, status: 'SENT' })) === 3)).toBe(true);
   });
 });
 
