@@ -1,14 +1,19 @@
 /**
- * The registration lease on its own (domain/registration/lease.ts), on the
- * real database: who may call the gateway for a row that is not registered
- * yet, what the others wait for, and what a failed call leaves behind.
+ * The registration lease (domain/registration/lease.ts), on the real
+ * database: who may call the gateway for a row that is not registered yet,
+ * what the others wait for, and what a failed call leaves behind
+ * (registration/fallback.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityManager } from '../../server/db/orm';
 import { refusalOf } from '../../server/domain/gateway-calls';
 import { Payment } from '../../server/domain/payments/payment';
-import { awaitRegistration, callGatewayForRegistration } from '../../server/domain/registration/lease';
+import { paymentRegistration } from '../../server/domain/payments/create';
+import { registerRouted } from '../../server/domain/registration/fallback';
+import { awaitRegistration } from '../../server/domain/registration/lease';
+import type { RoutingTrace } from '../../server/domain/routing-trace';
 import { Refusal } from '../../server/domain/refusal';
+import type { CreatePaymentInput, GatewayAdapter } from '../../server/gateways';
 import { GatewayFailure } from '../../server/gateways/errors';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
@@ -101,26 +106,37 @@ describe('awaitRegistration', () => {
   });
 });
 
-describe('callGatewayForRegistration', () => {
-  const failing = (failure: GatewayFailure) => async () => {
+/**
+ * What a gateway call's failure leaves behind on the path creates run
+ * (registration/fallback.ts, registerRouted), with one candidate: the
+ * registration steps of a payment, an adapter whose createPayment fails.
+ */
+describe('registerRouted with a failing gateway', () => {
+  const trace = (): RoutingTrace => ({ method: 'PIX', rule: [], candidates: [], attempts: [], chosen: null, reason: 'test' });
+  const register = (payment: Payment, createPayment: () => Promise<never>) =>
+    registerRouted(
+      { em: service.services.db.fork(), services: service.services },
+      paymentRegistration(tenant.organizationId),
+      payment,
+      [{ route: { gateway: 'gateway_a', accountId: 'test', adapter: { createPayment } as unknown as GatewayAdapter }, request: {} as CreatePaymentInput }],
+      trace(),
+      { immediate: () => 'nothing_found', settle: async () => ({ fate: 'nothing_found' }) },
+    ).then(() => null, (reason: unknown) => reason);
+  const failing = (failure: GatewayFailure) => async (): Promise<never> => {
     // As the core hears it: every adapter the routing hands out translates its failures.
     throw refusalOf(failure);
   };
 
   it('removes the row when the gateway refused the request, so a corrected request can use the externalId', async () => {
     const payment = await unregistered(inSeconds(30));
-    const call = failing(GatewayFailure.refused('gateway_a', [{ path: ['customer', 'document'], message: 'is not a valid CPF' }]));
-    const error = await callGatewayForRegistration(service.services.db.fork(), Payment, payment, call).then(() => null, (reason: unknown) => reason);
+    const error = await register(payment, failing(GatewayFailure.refused('gateway_a', [{ path: ['customer', 'document'], message: 'is not a valid CPF' }])));
     expect((error as Refusal).code).toBe('invalid_input');
     expect(await reload(payment.id)).toBeNull();
   });
 
   it('keeps the row and releases its lease when the gateway failed otherwise, so a retry completes it at once', async () => {
     const payment = await unregistered(inSeconds(30));
-    const error = await callGatewayForRegistration(service.services.db.fork(), Payment, payment, failing(GatewayFailure.unavailable('gateway_a', 'timed out'))).then(
-      () => null,
-      (reason: unknown) => reason,
-    );
+    const error = await register(payment, failing(GatewayFailure.unavailable('gateway_a', 'timed out')));
     expect((error as Refusal).code).toBe('gateway_error');
     const kept = await reload(payment.id);
     expect(kept).not.toBeNull();
@@ -130,11 +146,10 @@ describe('callGatewayForRegistration', () => {
 
   it('never removes a row that was registered meanwhile', async () => {
     const payment = await unregistered(inSeconds(30));
-    const call = async () => {
+    await register(payment, async () => {
       await registerFromElsewhere(payment.id, 'pi_registered_meanwhile');
       throw refusalOf(GatewayFailure.refused('gateway_a', []));
-    };
-    await callGatewayForRegistration(service.services.db.fork(), Payment, payment, call).catch(() => undefined);
+    });
     expect((await reload(payment.id))!.gatewayRef).toBe('pi_registered_meanwhile');
   });
 });

@@ -3,7 +3,7 @@
  * externalId), as steps a use case calls in order:
  *
  *   replayExisting → (the use case's checks, quota, routing) → insertWithLease
- *   → registerAtGateway (gateway call, then commit.ts)
+ *   → registerRouted (fallback.ts: the gateway call, then commit.ts)
  *
  * The unique constraint, not a read-then-write, decides races: the request
  * whose insert lands holds the registration lease and calls the gateway with
@@ -14,24 +14,20 @@
  * kept sealed with the master key, for a take-over only.
  */
 import type { EntityClass } from '@mikro-orm/core';
-import type { OneRowReader } from '../../db/one-row';
 import type { EntityManager } from '../../db/orm';
 import { newRowColumns, tableOf } from '../../db/rows';
-import type { GatewayAdapter } from '../../gateways';
-import type { DomainEvent } from '../events';
 import type { RequestContext } from '../request-context';
 import type { Services } from '../../services';
 import { raises } from '../raises';
 import { ROUTE_EXISTING } from '../routing';
 import type { GatewayResource } from './columns';
 import { firstReadAt } from '../reconciliation/schedule';
-import { commitRegistration, type CompanionInsert } from './commit';
 import type { RoutingTrace } from '../routing-trace';
 import { REGISTER_ROUTED, registerRouted, type OrphanSweep } from './fallback';
 import type { RegistrationSteps } from './steps';
 
 export type { RegistrationSteps } from './steps';
-import { AWAIT_REGISTRATION, awaitRegistration, callGatewayForRegistration, leaseEnd, refusedByGateway } from './lease';
+import { AWAIT_REGISTRATION, awaitRegistration, leaseEnd, refusedByGateway } from './lease';
 
 /** One create request: its externalId and the fingerprint of its normalized payload. */
 export interface CreateRequest {
@@ -99,24 +95,6 @@ export async function insertWithLease<T extends GatewayResource, R>(context: Req
     row.values,
   );
   return inserted.length === 1;
-}
-
-/**
- * Step 3: calls the gateway with the lease held and commits its answer
- * (commit.ts). A refusal removes the resource and frees its externalId; any
- * other failure leaves it for a retry to complete (lease.ts).
- */
-export async function registerAtGateway<T extends GatewayResource, R, S>(
-  context: Pick<RequestContext, 'em' | 'services'>,
-  steps: RegistrationSteps<T, R, S>,
-  resource: T,
-  adapter: GatewayAdapter,
-  request: R,
-): Promise<T> {
-  const { em, services } = context;
-  const snapshot = await callGatewayForRegistration(em, steps.entity, resource, () => steps.call(adapter, request));
-  const committed = await commitRegistration(em, services, { entity: steps.entity, apply: (held) => steps.register(held, snapshot), companions: steps.companions }, resource);
-  return committed.resource;
 }
 
 /**

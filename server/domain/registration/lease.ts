@@ -12,7 +12,6 @@ import type { EntityClass } from '@mikro-orm/core';
 import { Refusal } from '../refusal';
 import type { EntityManager } from '../../db/orm';
 import type { Services } from '../../services';
-import { refusedByTheGateway } from '../gateway-calls';
 import { raises } from '../raises';
 import type { GatewayResource } from './columns';
 
@@ -58,28 +57,4 @@ export async function takeLapsedLease<T extends GatewayResource>(em: EntityManag
     { registrationLeaseUntil: leaseEnd(services) } as never,
   );
   return taken === 1;
-}
-
-/**
- * Calls the gateway for a resource being registered. The gateway refusing
- * the request means nothing exists there, so the resource is removed
- * and its externalId freed for a corrected request; any other failure only
- * releases the lease, leaving the resource for a retry to complete.
- */
-export async function callGatewayForRegistration<T extends GatewayResource, R>(
-  em: EntityManager,
-  entity: EntityClass<T>,
-  resource: T,
-  call: () => Promise<R>,
-): Promise<R> {
-  try {
-    return await call();
-  } catch (error) {
-    if (refusedByTheGateway(error)) {
-      await em.fork().nativeDelete(entity, { id: resource.id, gatewayRef: null } as never);
-    } else {
-      await em.fork().nativeUpdate(entity, { id: resource.id, gatewayRef: null } as never, { registrationLeaseUntil: null } as never);
-    }
-    throw error;
-  }
 }
