@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { WebhookAttempt } from '../../server/db/entities';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/database';
-import { commitPaymentEvents, eventually, newPaymentId, sleep } from '../support/outbox-events';
+import { commitPaymentEvents, deliverMarker, eventually, newPaymentId } from '../support/outbox-events';
 import { startReceiver, type Answer, type ReceivedDelivery, type Receiver } from '../support/receiver';
 import { createEnvironment, newMasterKey, startWebhookService, type WebhookTestService } from '../support/webhook-service';
 
@@ -56,6 +56,25 @@ const finished = (on: WebhookTestService, deliveryId: string, timeoutMs = 15_000
     return detail.status !== 'PENDING' ? detail : undefined;
   }, timeoutMs, `delivery ${deliveryId} to finish`);
 
+/**
+ * Proof that a delivery whose outcome is recorded gets no further automatic
+ * attempt: once the time a retry would be due has passed (its outcome was
+ * recorded before this was called, so at most one scheduled delay from now),
+ * a later event is committed to the same endpoint and its first attempt made.
+ * The dispatcher claims an endpoint's oldest due delivery first, so a retry
+ * would have gone before it. Answers the marker event's id.
+ */
+async function noFurtherAttempt(on: WebhookTestService, environmentId: string, endpointId: string): Promise<string> {
+  const wouldBeDue = Date.now() + SCHEDULED_DELAY_MS;
+  await eventually(async () => Date.now() > wouldBeDue, 5_000, 'the time a retry would be due');
+  const [marker] = await commitPaymentEvents(on, environmentId, newPaymentId(), ['created']);
+  await eventually(async () => {
+    const items = (await on.admin.webhooks.listDeliveries({ endpointId })).items;
+    return items.some((d) => d.eventId === marker!.id && d.attempts >= 1 && d.lastAttemptAt && (d.status !== 'PENDING' || d.nextAttemptAt));
+  }, 15_000, 'the marker event attempted');
+  return marker!.id;
+}
+
 /** Every request carried the same bytes: body, timestamp, signature, delivery id and event id. */
 function expectSameBytes(received: ReceivedDelivery[]) {
   const [first, ...rest] = received;
@@ -71,7 +90,7 @@ function expectSameBytes(received: ReceivedDelivery[]) {
 describe('automatic retries, opt-in per endpoint', () => {
   it('an endpoint with retries on that answers 503 three times, then 204, gets the same bytes four times and the delivery ends SENT', async () => {
     const receiver = await receiverAnswering((n) => (n <= 3 ? { status: 503, body: 'busy' } : { status: 204 }));
-    const { deliveryId } = await oneDelivery(service, receiver, true);
+    const { environmentId, deliveryId } = await oneDelivery(service, receiver, true);
 
     // After the first 503 the delivery waits, PENDING, with the time of its next attempt.
     const waiting = await eventually(async () => {
@@ -95,8 +114,10 @@ describe('automatic retries, opt-in per endpoint', () => {
     // Each retry waited its scheduled delay after the failure before it.
     for (let i = 1; i < 4; i++) expect(receiver.received[i]!.at - receiver.received[i - 1]!.at).toBeGreaterThanOrEqual(SCHEDULED_DELAY_MS - 20);
 
-    await sleep(500);
-    expect(receiver.received).toHaveLength(4);
+    // Nothing after SENT: a later event's delivery reaches the receiver next.
+    const marker = await deliverMarker(service, environmentId, receiver);
+    expect(receiver.received).toHaveLength(5);
+    expect(receiver.received[4]!.json.id).toBe(marker);
   });
 
   it('an endpoint without retries (the default) ends FAILED after one attempt, as spec 6.6 says', async () => {
@@ -108,18 +129,18 @@ describe('automatic retries, opt-in per endpoint', () => {
     const listed = { id: await firstDeliveryId(service, endpoint.id) };
     const detail = await finished(service, listed.id);
     expect(detail).toMatchObject({ status: 'FAILED', attempts: 1, lastResponseStatus: 503, nextAttemptAt: null });
-    await sleep(4 * SCHEDULED_DELAY_MS);
-    expect(receiver.received).toHaveLength(1);
+    const marker = await noFurtherAttempt(service, environmentId, endpoint.id);
+    expect(receiver.received.map((r) => r.json.id)).toEqual([receiver.received[0]!.json.id, marker]);
     expect((await service.admin.webhooks.getDelivery({ deliveryId: listed.id })).attemptHistory).toHaveLength(1);
   });
 
   it('a 4xx with retries on is FAILED after one attempt: the receiver refused it for good', async () => {
     const receiver = await receiverAnswering(() => ({ status: 422, body: 'unknown payment' }));
-    const { deliveryId } = await oneDelivery(service, receiver, true);
+    const { environmentId, endpoint, deliveryId } = await oneDelivery(service, receiver, true);
     const detail = await finished(service, deliveryId);
     expect(detail).toMatchObject({ status: 'FAILED', attempts: 1, lastResponseStatus: 422, nextAttemptAt: null });
-    await sleep(4 * SCHEDULED_DELAY_MS);
-    expect(receiver.received).toHaveLength(1);
+    const marker = await noFurtherAttempt(service, environmentId, endpoint.id);
+    expect(receiver.received.map((r) => r.json.id)).toEqual([receiver.received[0]!.json.id, marker]);
   });
 
   it('a timeout or network error is retried too; after the last scheduled attempt the delivery is FAILED', async () => {
@@ -136,7 +157,7 @@ describe('automatic retries, opt-in per endpoint', () => {
     expect(detail).toMatchObject({ status: 'FAILED', attempts: 4, nextAttemptAt: null });
     expect(detail.attemptHistory.map((a) => a.trigger)).toEqual(['dispatch', 'retry', 'retry', 'retry']);
     expect(detail.attemptHistory.every((a) => a.outcome === 'FAILED' && /^network error: .*ECONNREFUSED/.test(a.error ?? ''))).toBe(true);
-    await sleep(4 * SCHEDULED_DELAY_MS);
+    await noFurtherAttempt(service, environmentId, endpoint.id);
     expect((await service.admin.webhooks.getDelivery({ deliveryId: listed.id })).attempts).toBe(4);
   });
 
@@ -254,10 +275,13 @@ describe.runIf(onPostgres)('two service instances retrying on one PostgreSQL dat
 
     // 20 events to 2 endpoints, 4 requests each.
     await receiver.waitFor(160, 60_000);
-    await sleep(1_000);
-    expect(receiver.received).toHaveLength(160);
+    // Nothing more on its way: a later event reaches both endpoints next (each claims its oldest due delivery first).
+    const [marker] = await commitPaymentEvents(a, environmentId, newPaymentId(), ['created']);
+    await eventually(async () => receiver.received.filter((r) => r.json.id === marker!.id).length >= 2, 15_000, 'the marker event at both endpoints');
+    const received = receiver.received.slice(0, 160);
+    expect(receiver.received.slice(160).every((r) => r.json.id === marker!.id)).toBe(true);
     const perDelivery = new Map<string, ReceivedDelivery[]>();
-    for (const r of receiver.received) {
+    for (const r of received) {
       const id = String(r.headers['x-service-delivery-id']);
       perDelivery.set(id, [...(perDelivery.get(id) ?? []), r]);
     }
@@ -267,10 +291,11 @@ describe.runIf(onPostgres)('two service instances retrying on one PostgreSQL dat
       expectSameBytes(requests);
     }
     const em = a.services.db.fork();
-    const attempts = await em.find(WebhookAttempt, { delivery: { environment: environmentId } }, { orderBy: { delivery: 'asc', number: 'asc' } });
+    const attempts = await em.find(WebhookAttempt, { delivery: { environment: environmentId, event: { $ne: marker!.id } } }, { orderBy: { delivery: 'asc', number: 'asc' } });
     expect(attempts).toHaveLength(160);
     expect(attempts.every((attempt) => attempt.outcome === (attempt.number === 4 ? 'SENT' : 'FAILED'))).toBe(true);
-    const listed = (await a.admin.webhooks.listDeliveries({ environmentId, limit: 100 })).items;
+    const listed = (await a.admin.webhooks.listDeliveries({ environmentId, limit: 100 })).items.filter((d) => d.eventId !== marker!.id);
+    expect(listed).toHaveLength(40);
     expect(listed.every((d) => d.status === 'SENT' && d.attempts === 4)).toBe(true);
   }, 120_000);
 });
