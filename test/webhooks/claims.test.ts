@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxEvent, WebhookDelivery } from '../../server/db/entities';
 import { claimNextDeliveries } from '../../server/webhooks/claims';
+import { eventually } from '../support/outbox-events';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant } from '../support/tenant';
 
@@ -63,8 +64,10 @@ describe('delivery claims', () => {
 
   it('takes over a lapsed claim as the next attempt', async () => {
     const { first, second } = await pendingDeliveries();
-    await claim([...first, second], 'died', 1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const died = await claim([...first, second], 'died', 1);
+    // The 1 ms lease has lapsed by the database's clock, the one the claim reads.
+    const lapsed = `select count(*)::int as n from webhook_deliveries where id in (?, ?) and lease_until < clock_timestamp()`;
+    await eventually(async () => (await service.services.db.fork().execute<{ n: number }[]>(lapsed, died.map((c) => c.id)))[0]!.n === 2, 5_000, 'the lease lapsed');
     const retaken = await claim([...first, second], 'node-2');
     expect(retaken.map((c) => c.id).sort()).toEqual([first[0], second].sort());
     expect(retaken.every((c) => c.attemptNumber === 2 && c.leaseOwner === 'node-2')).toBe(true);
