@@ -110,15 +110,18 @@ export async function startWireCounter(target: { host: string; port: number }): 
   };
 }
 
-/** A test service whose every connection to its own fresh PostgreSQL database goes through a relay (PostgreSQL only). */
-export async function startServiceBehindWire(): Promise<{ service: TestService; wire: WireCounter; stop(): Promise<void> }> {
+/**
+ * A test service whose every connection to its own fresh PostgreSQL database goes through a relay (PostgreSQL only).
+ * `env` adds to the service's settings (e.g. no webhook dispatcher, whose passes would land among counted trips).
+ */
+export async function startServiceBehindWire(env: Record<string, string> = {}): Promise<{ service: TestService; wire: WireCounter; stop(): Promise<void> }> {
   const database = await createTestDatabase();
   if (database.config.kind !== 'postgresql') throw new Error('PostgreSQL only');
   const url = new URL(database.config.url);
   const wire = await startWireCounter({ host: url.hostname, port: Number(url.port || 5432) });
   url.host = wire.address;
   // No background reconciliation here: its reads would land among the round trips a test counts.
-  const service = await startTestService({ database: { config: { kind: 'postgresql', url: url.toString() }, drop: async () => {} }, env: { RECONCILIATION: 'false' } });
+  const service = await startTestService({ database: { config: { kind: 'postgresql', url: url.toString() }, drop: async () => {} }, env: { RECONCILIATION: 'false', ...env } });
   return {
     service,
     wire,
