@@ -15,6 +15,7 @@ import { startSandboxedService, type SandboxedService } from '../support/sandbox
 import { startTestService } from '../support/service';
 import { createTenant } from '../support/tenant';
 import { newMasterKey } from '../support/webhook-service';
+import { lastEventSecond } from '../support/whole-seconds';
 
 /** First read one second after creation, then every two: the production schedule in miniature. */
 const FAST_RECONCILIATION = { RECONCILIATION_SCHEDULE: '1s,2s', RECONCILIATION_POLL_INTERVAL_MS: '100', RATE_LIMIT_PAYMENTS_SYNC: '1000', RATE_LIMIT_PAYMENTS_CANCEL: '1000' };
@@ -115,8 +116,9 @@ describe('reconciliation and the gateway as the truth', () => {
     const created = await api('POST', '/v1/payments', validPayment({ method: 'card' }));
     const sim = world.sandbox.sims.gateway_a;
     await withWebhooksLost(() => sim.setPaymentStatus(created.body.gatewayRef, 'processing'));
-    // gateway_a dates its events in whole seconds: let the next state be clearly later.
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    // gateway_a dates its events in whole seconds: the next state goes in a later second than the lost event's.
+    const lostSecond = lastEventSecond(sim.webhookLog());
+    await eventually(async () => Math.floor(Date.now() / 1000), (second) => second > lostSecond, 5_000);
     await sim.setPaymentStatus(created.body.gatewayRef, 'requires_action');
     expect((await api('GET', `/v1/payments/${created.body.id}`)).body.status).toBe('pending');
     // The lost `processing` notification arrives now, late: it is older than what was applied.
@@ -192,12 +194,16 @@ describe.runIf(onPostgres)('reconciliation on two nodes', () => {
     const sandbox = await startSandbox(a, tenant.environmentId, { PIX: 'gateway_a' });
     try {
       const sim = sandbox.sims.gateway_a;
+      const ids: string[] = [];
       for (let i = 0; i < 12; i++) {
         const reply = await call(i % 2 ? b.url : a.url, 'POST', '/v1/payments', { key: tenant.apiKey, body: validPayment({ method: 'pix' }) });
         expect(reply.status).toBe(201);
+        ids.push(reply.body.id);
       }
       for (let step = 0; step < 2; step++) {
-        await new Promise((resolve) => setTimeout(resolve, 1_200));
+        // Every read of this step is due: the latest of the rows' scheduled times has come by the clock a pass reads.
+        const due = Math.max(...(await a.services.db.fork().find(Payment, { id: { $in: ids } })).map((payment) => payment.reconcileAt!.getTime()));
+        await eventually(async () => Date.now(), (now) => now > due, 5_000);
         const before = sim.stats().calls.getPayment ?? 0;
         await Promise.all([a.reconciler!.pass(), b.reconciler!.pass(), a.reconciler!.pass(), b.reconciler!.pass()]);
         expect((sim.stats().calls.getPayment ?? 0) - before).toBe(12);
