@@ -35,18 +35,45 @@ function wheres<Entity>(query: ListQuery<Entity>, extra: () => FilterQuery<Entit
   return forms.map((_, i) => ({ $and: [...query.conditions(), searchForms(query.search)![i], ...extra()] }) as FilterQuery<Entity>);
 }
 
-/** The rows of the page (with the one after it, which tells there is a next page), in the sort's order. */
-async function pageRows<Entity extends Sortable>(em: EntityManager, query: ListQuery<Entity>): Promise<Entity[]> {
+/**
+ * The rows of the page (with the one after it, which tells there is a next
+ * page), in the sort's order. `read` runs one where in the sort's order,
+ * limited to the page and the row after it: as entities (the lists) or as
+ * plain rows (the export); either way the conditions, cursor and order are
+ * these.
+ */
+async function pageRows<Entity extends Sortable, Row extends Sortable>(query: ListQuery<Entity>, read: (where: FilterQuery<Entity>, orderBy: object, limit: number) => Promise<Row[]>): Promise<Row[]> {
   const after = () => {
     const condition = afterCursor(query.list, query.sort, query.cursor);
     return condition ? [condition as FilterQuery<Entity>] : [];
   };
-  const found = new Map<string, Entity>();
-  // One form at a time: they share the entity manager (its identity map makes a row matched twice one entity).
+  const found = new Map<string, Row>();
+  // One form at a time: a row matched by two forms is one row of the page.
   for (const where of wheres(query, after)) {
-    for (const row of await em.find(query.entity, where, { orderBy: orderOf(query.sort) as never, limit: query.limit + 1 })) found.set(row.id, row);
+    for (const row of await read(where, orderOf(query.sort), query.limit + 1)) found.set(row.id, row);
   }
   return [...found.values()].sort(compareIn(query.sort)).slice(0, query.limit + 1);
+}
+
+/** A where read as the list's entities (they share the entity manager: its identity map makes a row matched twice one entity). */
+const entities =
+  <Entity extends Sortable>(em: EntityManager, entity: EntityName<Entity>) =>
+  (where: FilterQuery<Entity>, orderBy: object, limit: number): Promise<Entity[]> =>
+    em.find(entity, where, { orderBy: orderBy as never, limit }) as Promise<Entity[]>;
+
+/**
+ * A page of the list as plain rows of `fields` (property names; id,
+ * createdAt and amount always among them, the cursor's keys), with the
+ * cursor of the next page: what the CSV export reads. No entity is made, so
+ * nothing is tracked for a flush and nothing piles up in an identity map;
+ * the query builder maps column names to properties and values to their
+ * types (a Date for a timestamp, a number for a bigint one).
+ */
+export async function listPlainPage<Entity extends Sortable, Row extends Sortable>(em: EntityManager, query: ListQuery<Entity>, fields: readonly string[]): Promise<{ rows: Row[]; nextCursor: string | null }> {
+  const read = (where: FilterQuery<Entity>, orderBy: object, limit: number): Promise<Row[]> =>
+    em.createQueryBuilder(query.entity, 'e0').select(fields as never).where(where as never).orderBy(orderBy as never).limit(limit).execute('all', true) as Promise<Row[]>;
+  const page = pageOf(query.list, await pageRows(query, read), query.limit, positionIn(query.sort), (row) => row, query.sort);
+  return { rows: page.items, nextCursor: page.nextCursor };
 }
 
 /**
@@ -55,7 +82,7 @@ async function pageRows<Entity extends Sortable>(em: EntityManager, query: ListQ
  * null, as does a caller that asks for no total (the CSV export).
  */
 export async function listPage<Entity extends Sortable, Item>(em: EntityManager, query: ListQuery<Entity>, view: (row: Entity) => Item, options: { total?: boolean } = {}) {
-  const rows = await pageRows(em, query);
+  const rows = await pageRows(query, entities(em, query.entity));
   const counted: ListTotal | null = query.cursor || options.total === false ? null : await cappedTotal(em, query.entity, wheres(query, () => []), query.search?.trim() ? undefined : orderOf(query.sort));
   return {
     ...pageOf(query.list, rows, query.limit, positionIn(query.sort), view, query.sort),

@@ -6,7 +6,7 @@ import { Payment } from './payment';
 import type { EntityManager } from '../../db/orm';
 import { paymentBody } from './view';
 import { createdBetween, type CreatedRange } from '../listing/filters';
-import { listPage } from '../listing/page-query';
+import { listPage, type ListQuery } from '../listing/page-query';
 import { DEFAULT_SORT, type ListSort } from '../listing/sort';
 import { timelineOf } from '../listing/timeline';
 import { Refund } from '../refunds/refund';
@@ -60,9 +60,13 @@ function paymentConditions(em: EntityManager, filter: PaymentFilter): FilterQuer
  * page, and is not paid for again).
  */
 export async function listPayments(em: EntityManager, filter: PaymentFilter, options: { total?: boolean } = {}) {
-  const query = { entity: Payment, list: 'payments', conditions: () => paymentConditions(em, filter), search: filter.search, sort: filter.sort ?? DEFAULT_SORT, cursor: filter.cursor, limit: filter.limit };
-  return listPage(em, query, paymentRow, options);
+  return listPage(em, paymentListQuery(em, filter), paymentRow, options);
 }
+
+/** The list's query of a filter: its conditions, search, order and page (the CSV export reads it too, as plain rows). */
+export const paymentListQuery = (em: EntityManager, filter: PaymentFilter): ListQuery<Payment> => ({
+  entity: Payment, list: 'payments', conditions: () => paymentConditions(em, filter), search: filter.search, sort: filter.sort ?? DEFAULT_SORT, cursor: filter.cursor, limit: filter.limit,
+});
 
 /** Everything the /v1 view shows, plus where it lives and what the gateway last said, and its events with their deliveries. */
 export async function paymentDetail(em: EntityManager, payment: Payment) {

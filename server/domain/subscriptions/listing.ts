@@ -7,7 +7,7 @@ import { Subscription } from './subscription';
 import type { EntityManager } from '../../db/orm';
 import { subscriptionBody } from './view';
 import { createdBetween, NEWEST_FIRST, type CreatedRange } from '../listing/filters';
-import { listPage } from '../listing/page-query';
+import { listPage, type ListQuery } from '../listing/page-query';
 import { DEFAULT_SORT, type ListSort } from '../listing/sort';
 import { paymentRow } from '../payments/listing';
 import { timelineOf } from '../listing/timeline';
@@ -39,9 +39,13 @@ function subscriptionConditions(filter: SubscriptionFilter): FilterQuery<Subscri
 
 /** A page in the order asked; the first page also carries `total` and `totalIsLowerBound` (as listPayments). */
 export async function listSubscriptions(em: EntityManager, filter: SubscriptionFilter, options: { total?: boolean } = {}) {
-  const query = { entity: Subscription, list: 'subscriptions', conditions: () => subscriptionConditions(filter), search: filter.search, sort: filter.sort ?? DEFAULT_SORT, cursor: filter.cursor, limit: filter.limit };
-  return listPage(em, query, subscriptionRow, options);
+  return listPage(em, subscriptionListQuery(filter), subscriptionRow, options);
 }
+
+/** The list's query of a filter (the CSV export reads it too, as plain rows). */
+export const subscriptionListQuery = (filter: SubscriptionFilter): ListQuery<Subscription> => ({
+  entity: Subscription, list: 'subscriptions', conditions: () => subscriptionConditions(filter), search: filter.search, sort: filter.sort ?? DEFAULT_SORT, cursor: filter.cursor, limit: filter.limit,
+});
 
 /** Most recent charges shown with a subscription (a monthly one reaches this in eight years). */
 const CHARGES_SHOWN = 100;
