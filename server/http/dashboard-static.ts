@@ -36,7 +36,7 @@ export const DASHBOARD_POLICY = [
 ].join('; ');
 
 /** The package's root: the nearest folder above this module with a package.json (from server/http/ or from dist/). */
-function packageRoot(): string {
+export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
