@@ -35,6 +35,14 @@ const PAGE_READS = 40 * (PAGE + 1);
  * here at most 60,201, constant whatever the table holds.
  */
 const TOTAL_READS = 8 * 10_001;
+/**
+ * A total whose every condition an index serves (the environment, a
+ * status, a status and a method, a creation range; counted newest first,
+ * listing/page-query.ts) reads the 10,001 entries of that index and nothing
+ * else: "paid + card" read 25,084 at 500,000 payments before the method
+ * was in the status index (issue 39).
+ */
+const INDEXED_TOTAL_READS = 10_001;
 
 interface Captured {
   sql: string;
@@ -99,12 +107,12 @@ async function readsOf(table: string, call: () => Promise<unknown>): Promise<Rea
 const mostRead: Record<string, number> = {};
 
 /** Asserts every statement of a list call is index-bounded; returns them for the call's own checks. */
-async function expectBounded(name: string, table: string, call: () => Promise<unknown>): Promise<Reads[]> {
+async function expectBounded(name: string, table: string, call: () => Promise<unknown>, totalBound?: number): Promise<Reads[]> {
   const reads = await readsOf(table, call);
   expect(reads.length, `${name}: no statement read ${table}`).toBeGreaterThan(0);
   for (const read of reads) {
     expect(read.seqScans, `${name}: sequential scan in ${read.sql}`).toEqual([]);
-    const bound = read.isTotal ? TOTAL_READS * read.forms : PAGE_READS;
+    const bound = read.isTotal ? (totalBound ?? TOTAL_READS * read.forms) : PAGE_READS;
     expect(read.mostRead, `${name}: a scan read ${read.mostRead} rows (bound ${bound}) in ${read.sql}`).toBeLessThanOrEqual(bound);
     const kind = `${name} ${read.isTotal ? '(total)' : '(page)'}`;
     mostRead[kind] = Math.max(mostRead[kind] ?? 0, read.mostRead);
@@ -181,10 +189,12 @@ describe.skipIf(!onPostgres)(`lists at ${PAYMENTS.toLocaleString('en')} payments
     'gateway_b pix': { gateway: 'gateway_b', method: 'pix' },
     'last week': { createdFrom: new Date(Date.now() - 7 * 86_400_000).toISOString() },
   };
+  /** The filters an index serves whole: their total reads its 10,001 entries, in any sort. */
+  const INDEXED = new Set(['none', 'status paid', 'status failed', 'paid card', 'last week']);
 
   it.each(SORTS)('payments sorted %s: each filter, first page and total, then a page from the middle', async (sort) => {
     for (const [name, filter] of Object.entries(FILTERS)) {
-      const first = await expectBounded(`payments ${sort} ${name}`, 'payments', () => payments({ ...filter, sort }));
+      const first = await expectBounded(`payments ${sort} ${name}`, 'payments', () => payments({ ...filter, sort }), INDEXED.has(name) ? INDEXED_TOTAL_READS : undefined);
       expect(first.some((read) => read.isTotal), `${name}: the first page counts`).toBe(true);
       await expectBounded(`payments ${sort} ${name} middle`, 'payments', () => payments({ ...filter, sort, cursor: middle[sort] }));
     }

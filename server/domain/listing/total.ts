@@ -19,8 +19,9 @@ export interface ListTotal {
 /**
  * The rows any of `wheres` matches (a search's forms, search.ts: a row
  * matched by two counts once), each where limited to EXACT_COUNT_LIMIT + 1 rows, so
- * each is served by its own index and stops there. `orderBy`, the list's
- * order: read in it, the rows come from the index the page is read from
+ * each is served by its own index and stops there. `orderBy`, an order an
+ * index of the filter has (page-query.ts passes newest first): read in it,
+ * the rows come from that index
  * (where an environment is most of the table, the planner would otherwise
  * read the first EXACT_COUNT_LIMIT + 1 rows of the table itself, a sequential scan
  * that is only bounded while that stays so). A search's forms are counted
