@@ -49,13 +49,21 @@ function translate({ kind, provider, issues, unsupported }: GatewayFailure): Ref
   return new Refusal('gateway_error', { provider });
 }
 
+/**
+ * The gateway's failure behind an error, or null when it is not one: what
+ * the core decides on (its kind, transport, status), never the merchant's
+ * answer it was translated into.
+ */
+export function gatewayFailureIn(error: unknown): GatewayFailure | null {
+  if (error instanceof GatewayFailure) return error;
+  return error instanceof Refusal && error.cause instanceof GatewayFailure ? error.cause : null;
+}
+
 /** True when the gateway refused the request as asked: nothing of it exists there. */
-export const refusedByTheGateway = (error: unknown): boolean =>
-  error instanceof Refusal && error.cause instanceof GatewayFailure && error.cause.kind === 'refused';
+export const refusedByTheGateway = (error: unknown): boolean => gatewayFailureIn(error)?.kind === 'refused';
 
 /** True when the gateway answered that it does not know the resource asked for. */
-export const lostByTheGateway = (error: unknown): boolean =>
-  error instanceof Refusal && error.cause instanceof GatewayFailure && error.cause.kind === 'missing';
+export const lostByTheGateway = (error: unknown): boolean => gatewayFailureIn(error)?.kind === 'missing';
 
 /** The adapter as the core uses it: every call's GatewayFailure becomes the merchant's refusal. */
 export function speakingThroughTheCore(adapter: GatewayAdapter): GatewayAdapter {

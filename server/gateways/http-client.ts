@@ -1,12 +1,13 @@
 /**
  * The HTTP client every adapter uses: undici with a connect timeout and a
  * total deadline covering headers and body, and one mapping of every
- * transport failure to `gateway_error`. Status handling stays with the
- * adapter, which knows its gateway's error format.
+ * transport failure to an `unavailable` GatewayFailure that says how the
+ * connection broke. Status handling stays with the adapter, which knows its
+ * gateway's error format.
  */
 import { Agent, request, type buildConnector } from 'undici';
 import type { GatewayName } from '../contract/enums';
-import { GatewayFailure } from './errors';
+import { GatewayFailure, type TransportFailure } from './errors';
 
 export interface GatewayTimeouts {
   /** TCP (and TLS) connect. */
@@ -80,7 +81,7 @@ export class GatewayHttpClient {
       status = response.statusCode;
       text = await response.body.text();
     } catch (error) {
-      throw GatewayFailure.unavailable(this.provider, `${what} failed before a complete answer`, error);
+      throw GatewayFailure.transport(this.provider, `${what} failed before a complete answer`, transportFailureOf(error), error);
     }
     if (text.trim() === '') return { status, body: undefined };
     try {
@@ -93,4 +94,17 @@ export class GatewayHttpClient {
   async close(): Promise<void> {
     await this.agent.close();
   }
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const REFUSED_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** What undici's error (or one it wraps) says about the connection; anything else broke it mid-call. */
+function transportFailureOf(cause: unknown): TransportFailure {
+  for (let error: unknown = cause, depth = 0; error && depth < 5; error = (error as { cause?: unknown }).cause, depth++) {
+    const { name, code } = error as { name?: string; code?: string };
+    if (name === 'TimeoutError' || name === 'AbortError' || (code && TIMEOUT_CODES.has(code))) return 'timeout';
+    if (code && REFUSED_CODES.has(code)) return 'refused_connection';
+  }
+  return 'reset';
 }

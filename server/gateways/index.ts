@@ -27,4 +27,4 @@ export const createGatewayAdapter = (name: GatewayName, config: GatewayAdapterCo
 
 export type * from './adapter';
 export type { GatewayTimeouts, GatewayTransport } from './http-client';
-export { GatewayConfigError, GatewayFailure, WebhookRejectedError, type GatewayFailureKind, type WebhookRejection } from './errors';
+export { GatewayConfigError, GatewayFailure, WebhookRejectedError, type GatewayFailureKind, type TransportFailure, type WebhookRejection } from './errors';

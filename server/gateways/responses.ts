@@ -34,7 +34,7 @@ export function expectAnswer<T>(
     const issues = mapRefusal(refusal.fields(response.body), refusal.map);
     if (issues) throw GatewayFailure.refused(provider, issues);
   }
-  throw GatewayFailure.unavailable(provider, `${what} answered ${response.status}`);
+  throw GatewayFailure.answered(provider, what, response.status);
 }
 
 /**

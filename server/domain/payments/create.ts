@@ -11,7 +11,7 @@ import { isRefusal } from '../refusal';
 import type { CreatePaymentInput, PaymentSnapshot } from '../../gateways';
 import { assertBillingActive, BILLING_GATE, reserveTransaction, TRANSACTION_QUOTA, transactionUsageInsert } from '../billing';
 import { gatewayCustomer, storedCustomer } from '../customer';
-import { GATEWAY_CALLS } from '../gateway-calls';
+import { GATEWAY_CALLS, gatewayFailureIn } from '../gateway-calls';
 import { assertPaymentFitsGateway, GATEWAY_REQUIREMENTS } from '../gateway-requirements';
 import { raises } from '../raises';
 import { assertReturnUrlAllowed, RETURN_URL } from '../return-url';
@@ -105,8 +105,9 @@ export async function createPayment(context: RequestContext, request: CreatePaym
     return { resource: await registerRouted(context, steps, payment, candidates, payment.routingTrace, paymentOrphans(request.method)), replayed: false };
   } catch (error) {
     // Refused before the insert, or refused by the gateway (the row is deleted): this admission will never be registered.
-    // A gateway_error or an unexpected failure leaves a row that a retry completes, so its admission stays counted.
-    if (isRefusal(error) && error.code !== 'gateway_error') await admission?.release();
+    // A gateway that was unavailable (or a create left unfinished, registration/lease.ts) or an unexpected failure leaves
+    // a row that a retry completes, so its admission stays counted.
+    if (isRefusal(error) && !gatewayFailureIn(error)?.retryable) await admission?.release();
     throw error;
   }
 }

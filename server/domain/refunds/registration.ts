@@ -13,11 +13,10 @@
  * that became final is never taken over, whatever its lease says.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ValidationIssue } from '../../contract/errors';
 import type { EntityManager } from '../../db/orm';
 import type { CreateRefundInput, GatewayAdapter, RefundSnapshot } from '../../gateways';
 import type { Services } from '../../services';
-import { GATEWAY_CALLS, refusedByTheGateway } from '../gateway-calls';
+import { GATEWAY_CALLS, gatewayFailureIn, refusedByTheGateway } from '../gateway-calls';
 import { applyLocked } from '../locked-apply';
 import { raises } from '../raises';
 import { Refusal } from '../refusal';
@@ -43,7 +42,7 @@ function refundedTotalUpdate(refund: Refund): CompanionInsert[] {
 
 /** The gateway's words for a refusal, kept as the refund's failureReason. */
 function refusalReason(error: unknown): string {
-  const issues = ((error as Refusal).details.issues ?? []) as ValidationIssue[];
+  const issues = gatewayFailureIn(error)?.issues ?? [];
   const said = issues.map((issue) => issue.message).filter(Boolean).join('; ');
   return said ? `the gateway refused the refund: ${said}` : 'the gateway refused the refund';
 }
@@ -65,7 +64,7 @@ export async function registerRefund(em: EntityManager, services: Services, refu
       return applyLocked(em, services, Refund, refund.id, (locked) => locked.refusedByGateway(refusalReason(error)));
     }
     const pending = { id: refund.id, gatewayRef: null, status: 'pending' } as const;
-    if (error instanceof Refusal && error.code === 'not_implemented') {
+    if (gatewayFailureIn(error)?.kind === 'unsupported') {
       // Nothing was made at the gateway: the externalId is free again, and nothing stays reserved.
       await em.fork().nativeDelete(Refund, pending);
     } else {

@@ -36,7 +36,8 @@ import type { EntityManager } from '../../db/orm';
 import { tableOf } from '../../db/rows';
 import type { Services } from '../../services';
 import { routingFallbacks } from '../../observability/routing-metrics';
-import { refusedByTheGateway } from '../gateway-calls';
+import type { GatewayFailure } from '../../gateways';
+import { gatewayFailureIn, refusalOf } from '../gateway-calls';
 import { applyLocked } from '../locked-apply';
 import { Refusal } from '../refusal';
 import { raises } from '../raises';
@@ -46,7 +47,7 @@ import { unavailability, type Unavailability } from './availability';
 import type { GatewayResource } from './columns';
 import { commitRegistration } from './commit';
 import type { RegistrationSteps } from './steps';
-import { leaseEnd } from './lease';
+import { leaseEnd, unfinished } from './lease';
 
 /** One gateway a create may be registered at, with the request as that gateway needs it. */
 /** Every gateway of the rule unavailable or unfit, or another request took the create over: 502 naming the gateway. */
@@ -110,7 +111,7 @@ export async function registerRouted<T extends GatewayResource & { routingTrace?
     const isLast = index === candidates.length - 1;
     if (candidate.unfit) {
       record(gateway, 'refused', services.now(), 0, candidate.unfit);
-      if (isLast) return giveUp(context, steps.entity, resource, trace, abandoned, orphans, new Refusal('gateway_error', { provider: resource.gateway }));
+      if (isLast) return giveUp(context, steps.entity, resource, trace, abandoned, orphans, unfinished(resource.gateway, 'no gateway of the rule fits the request'));
       continue;
     }
     const admission = await health.admit(environmentId, gateway);
@@ -123,7 +124,7 @@ export async function registerRouted<T extends GatewayResource & { routingTrace?
     if (resource.gateway !== gateway) {
       const moved = await moveTo(em, services, steps.entity, resource, candidate, lease, trace);
       // The lease lapsed and another request took the create over at the gateway it named: it answers, not us.
-      if (!moved) throw new Refusal('gateway_error', { provider: resource.gateway });
+      if (!moved) throw unfinished(resource.gateway, 'another request took the create over');
       lease = moved;
     }
     const startedAt = services.now();
@@ -133,17 +134,18 @@ export async function registerRouted<T extends GatewayResource & { routingTrace?
       snapshot = await steps.call(candidate.route.adapter, candidate.request);
     } catch (error) {
       const ms = performance.now() - started;
-      if (refusedByTheGateway(error)) {
+      const failure = gatewayFailureIn(error);
+      if (failure?.kind === 'refused') {
         // The gateway answered: it is up. It refused the request as asked, so nothing exists there and no other gateway is tried.
         await health.record(environmentId, gateway, 'success', ms);
-        record(gateway, 'refused', startedAt, ms, detailOf(error));
+        record(gateway, 'refused', startedAt, ms, detailOf(failure, error));
         await em.fork().nativeDelete(steps.entity, { id: resource.id, gatewayRef: null } as never);
         sweepLater(services, steps.entity, resource.id, environmentId, abandoned, orphans);
         throw error;
       }
-      const outage = unavailability(error);
+      const outage = unavailability(failure);
       if (outage) await health.record(environmentId, gateway, outage === 'timeout' ? 'timeout' : 'failure', ms);
-      const attempt = record(gateway, outage === 'timeout' ? 'timeout' : 'unavailable', startedAt, ms, detailOf(error));
+      const attempt = record(gateway, outage === 'timeout' ? 'timeout' : 'unavailable', startedAt, ms, detailOf(failure, error));
       if (outage && outage !== 'refused_connection') abandoned.push({ attempt, candidate });
       if (outage && !isLast) {
         routingFallbacks.inc({ method: trace.method, from: gateway, reason: outage === 'timeout' ? 'timeout' : 'unavailable' });
@@ -314,12 +316,15 @@ async function setOrphanFate<T extends GatewayResource & { routingTrace?: Routin
 }
 
 /** What an attempt's failure says, for the trace: the gateway's own words are in the log, never here. */
-function detailOf(error: unknown): string {
-  const outage: Unavailability | null = unavailability(error);
+function detailOf(failure: GatewayFailure | null, error: unknown): string {
+  const outage: Unavailability | null = unavailability(failure);
   if (outage === 'timeout') return 'no answer in time';
   if (outage === 'refused_connection') return 'connection refused';
   if (outage === 'reset') return 'connection broken before a complete answer';
-  if (outage === 'server_error') return /answered (\d{3})$/.exec((error as Refusal).cause instanceof Error ? ((error as Refusal).cause as Error).message : '')?.[0] ?? 'server error';
-  if (error instanceof Refusal) return error.code === 'invalid_input' ? 'refused the request (validation)' : `failed: ${error.code}`;
+  if (outage === 'server_error') return `answered ${failure!.status}`;
+  if (failure?.kind === 'refused') return 'refused the request (validation)';
+  // Any other failure is worded as the merchant was answered.
+  if (failure) return `failed: ${refusalOf(failure).code}`;
+  if (error instanceof Refusal) return `failed: ${error.code}`;
   return 'failed';
 }

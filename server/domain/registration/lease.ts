@@ -9,6 +9,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityClass } from '@mikro-orm/core';
+import type { GatewayName } from '../../contract/enums';
+import { GatewayFailure } from '../../gateways';
+import { refusalOf } from '../gateway-calls';
 import { Refusal } from '../refusal';
 import type { EntityManager } from '../../db/orm';
 import type { Services } from '../../services';
@@ -21,6 +24,14 @@ const POLL_MS = 100;
 export const leaseEnd = (services: Services): Date => new Date(services.now().getTime() + services.config.gatewayTimeouts.totalMs + 5_000);
 
 export const AWAIT_REGISTRATION = raises(['invalid_input', 'gateway_error']);
+
+/**
+ * A create left unregistered for a retry to complete, as the merchant hears
+ * it: the gateway named failed (502). Typed as that gateway being
+ * unavailable, which is what the payment's quota admission is kept for
+ * (payments/create.ts).
+ */
+export const unfinished = (gateway: GatewayName, why: string): Refusal => refusalOf(GatewayFailure.unavailable(gateway, why));
 
 /** The answer for a create whose resource vanished: the request that held its registration was refused by the gateway, which freed the externalId. */
 export const refusedByGateway = (): Refusal<'invalid_input'> =>
@@ -44,7 +55,7 @@ export async function awaitRegistration<T extends GatewayResource>(
     if (!current) throw refusedByGateway();
     if (current.isRegistered) return current;
     if (await takeLapsedLease(fresh, services, entity, current.id)) return register(fresh, current);
-    if (Date.now() > deadline) throw new Refusal('gateway_error', { provider: current.gateway });
+    if (Date.now() > deadline) throw unfinished(current.gateway, 'the registration did not finish in time');
     await sleep(POLL_MS);
   }
 }
