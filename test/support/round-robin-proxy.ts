@@ -30,6 +30,12 @@ export interface RoundRobinProxy {
 
 /** Consecutive failed probes that take a node out of the rotation. */
 const FAILURE_THRESHOLD = 2;
+/**
+ * How long one probe may take, as a balancer's health-check timeout (Kubernetes' default is 1 s, an ALB's 5 s). Above
+ * the node's own check deadline (server/http/probes.ts, CHECK_DEADLINE_MS): a node whose database check is slow answers
+ * for itself, and a node that is ready but starved of CPU on a loaded host is not read as gone.
+ */
+const PROBE_TIMEOUT_MS = 2_000;
 
 /** Connection-level headers are the balancer's own on each side; they are not forwarded. */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer'];
@@ -66,7 +72,7 @@ export async function startRoundRobinProxy(nodeUrls: string[], options: { pollMs
     const probes: BalancedNode['probes'] = [];
     const loop = (async () => {
       while (!closed) {
-        const outcome = await probe(url, pollMs * 5);
+        const outcome = await probe(url, PROBE_TIMEOUT_MS);
         probes.push({ at: Date.now(), outcome });
         // As a balancer's failure threshold of 2: one slow check on a busy machine does not take a node out.
         failedInARow = outcome === 'ready' ? 0 : failedInARow + 1;
