@@ -4,13 +4,13 @@
  * breaker and its probe, orphans of abandoned attempts, and idempotency across
  * the fallback.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxEvent } from '../../server/db/entities';
 import { gatewayIdempotencyKey } from '../../server/domain/registration/idempotency';
 import { Payment } from '../../server/domain/payments/payment';
 import { registry } from '../../server/observability/metrics';
 import { call, validPayment } from '../support/http';
+import { eventually } from '../support/outbox-events';
 import { startSandbox, type Sandbox } from '../support/gateways';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
@@ -109,8 +109,8 @@ describe('gateway_a down for PIX with the rule [gateway_a, gateway_b]', () => {
 
     // Recovery: gateway_a answers again; once the cool-down is over, one create probes it and closes the breaker.
     w.sandbox.sims.gateway_a.clearFaults();
-    await sleep(COOLDOWN_MS + 200);
-    expect((await service.admin.routing.health({ environmentId: w.tenant.environmentId })).find((h) => h.gateway === 'gateway_a')!.state).toBe('half_open');
+    const stateOfA = async () => (await service.admin.routing.health({ environmentId: w.tenant.environmentId })).find((h) => h.gateway === 'gateway_a')!.state;
+    await eventually(async () => (await stateOfA()) === 'half_open', COOLDOWN_MS + 15_000, 'the cool-down of gateway_a to end');
     const probe = await w.create();
     expect(probe.status).toBe(201);
     expect(probe.body.gateway).toBe('gateway_a');
@@ -212,11 +212,10 @@ describe('a primary that times out after creating the charge', () => {
     expect(reply.body).toMatchObject({ gateway: 'gateway_b', checkoutUrl: expect.any(String) });
     expect((await w.trace(reply.body.id)).attempts[0]).toMatchObject({ gateway: 'gateway_a', outcome: 'unavailable', orphan: expect.stringMatching(/^(cancel_pending|canceled)$/) });
     // The orphan is found again by its idempotency key and canceled, off the request's path.
-    let attempt = (await w.trace(reply.body.id)).attempts[0]!;
-    for (let i = 0; i < 50 && attempt.orphan !== 'canceled'; i++) {
-      await sleep(100);
-      attempt = (await w.trace(reply.body.id)).attempts[0]!;
-    }
+    const attempt = await eventually(async () => {
+      const first = (await w.trace(reply.body.id)).attempts[0]!;
+      return first.orphan === 'canceled' ? first : undefined;
+    }, 15_000, 'the orphan canceled');
     expect(attempt).toMatchObject({ orphan: 'canceled', orphanRef: expect.any(String) });
     const route = await service.services.gateways.forExisting(service.services.db.fork(), w.tenant.environmentId, 'gateway_a');
     expect((await route.adapter.getPayment(attempt.orphanRef!)).status).toBe('canceled');
@@ -293,11 +292,10 @@ describe('subscriptions fall back too', () => {
     expect(reply.body.gateway).toBe('gateway_b');
     expect(w.sandbox.sims.gateway_c.stats().created.subscriptions).toBe(1);
     const trace = async () => (await service.admin.subscriptions.trace({ environmentId: w.tenant.environmentId, subscriptionId: reply.body.id })).attempts;
-    let orphan = (await trace())[0]!;
-    for (let i = 0; i < 50 && orphan.orphan !== 'canceled'; i++) {
-      await sleep(100);
-      orphan = (await trace())[0]!;
-    }
+    const orphan = await eventually(async () => {
+      const first = (await trace())[0]!;
+      return first.orphan === 'canceled' ? first : undefined;
+    }, 15_000, 'the orphan canceled');
     expect(orphan).toMatchObject({ gateway: 'gateway_c', outcome: 'unavailable', orphan: 'canceled', orphanRef: expect.stringMatching(/^pl_/) });
     const route = await service.services.gateways.forExisting(service.services.db.fork(), w.tenant.environmentId, 'gateway_c');
     expect((await route.adapter.getSubscription(orphan.orphanRef!)).status).toBe('canceled');
