@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admit, usagePeriod, type QuotaAdmission, type QuotaDecision, type QuotaRequest } from '../../server/domain/quota';
+import { eventually } from '../support/outbox-events';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
 
@@ -21,17 +22,21 @@ const RECONCILE_AFTER_MS = 60_000;
 async function organization(limit: number) {
   const tenant: TestTenant = await createTenant(service);
   let now = new Date();
-  const request = (externalId: string): QuotaRequest => ({
+  // `tried` hears each try of the admission (each try begins by reading the clock).
+  const request = (externalId: string, tried?: () => void): QuotaRequest => ({
     organizationId: tenant.organizationId,
     period: usagePeriod(now),
     limit,
     environmentId: tenant.environmentId,
     externalId,
-    clock: () => now,
+    clock: () => {
+      tried?.();
+      return now;
+    },
     reconcileAfterMs: RECONCILE_AFTER_MS,
   });
   return {
-    admit: (externalId: string) => admit(service.services.db.fork(), request(externalId)),
+    admit: (externalId: string, tried?: () => void) => admit(service.services.db.fork(), request(externalId, tried)),
     later: (ms: number) => {
       now = new Date(now.getTime() + ms);
     },
@@ -72,10 +77,12 @@ describe('quota counters', () => {
     const org = await organization(1);
     const first = admitted(await org.admit('same'));
     let settled = false;
-    const second = org.admit('same').finally(() => {
+    let tries = 0;
+    const second = org.admit('same', () => tries++).finally(() => {
       settled = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The second has found the claim held and tried again, three times, and still waits.
+    await eventually(async () => tries >= 3, 15_000, 'three tries of the second create');
     expect(settled).toBe(false);
     await first.release();
     admitted(await second);
