@@ -6,11 +6,11 @@
  * Without Redis (PGlite, one node) the same logic runs in the node's memory:
  * test/routing/fallback.test.ts.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres } from '../support/database';
 import { startSandbox, type Sandbox } from '../support/gateways';
 import { call, validPayment } from '../support/http';
+import { eventually } from '../support/outbox-events';
 import { startTwoNodes, type TwoNodes } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
 
@@ -53,7 +53,10 @@ describe.runIf(onPostgres)('two nodes share each gateway breaker through Redis',
     sandbox.sims.gateway_a.clearFaults();
     // The probe answers slowly, so every racing create asks the breaker while it is still out.
     sandbox.sims.gateway_a.injectFault('createPayment', { kind: 'latency', ms: 1_500 });
-    await sleep(COOLDOWN_MS + 200);
+    await eventually(async () => {
+      const health = await nodes.second.admin.routing.health({ environmentId: tenant.environmentId });
+      return health.find((h) => h.gateway === 'gateway_a')!.state === 'half_open';
+    }, COOLDOWN_MS + 15_000, 'the cool-down of gateway_a to end');
     const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => create(i % 2 === 0 ? nodes.first.url : nodes.second.url)));
     expect(racing.every((r) => r.status === 201)).toBe(true);
     expect(sandbox.sims.gateway_a.stats().calls.createPayment).toBe(6);
