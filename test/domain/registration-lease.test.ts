@@ -15,6 +15,8 @@ import type { RoutingTrace } from '../../server/domain/routing-trace';
 import { Refusal } from '../../server/domain/refusal';
 import type { CreatePaymentInput, GatewayAdapter } from '../../server/gateways';
 import { GatewayFailure } from '../../server/gateways/errors';
+import type { Services } from '../../server/services';
+import { eventually } from '../support/outbox-events';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
 
@@ -47,6 +49,16 @@ async function unregistered(leaseUntil: Date | null): Promise<Payment> {
 const reload = (id: string) => service.services.db.fork().findOne(Payment, { id });
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000);
 
+/** The service's ports with the reads of their clock counted: awaitRegistration reads it once a try, to take a lapsed lease. */
+function triesCounted(): { services: Services; tries: () => number } {
+  let reads = 0;
+  const now = () => {
+    reads++;
+    return service.services.now();
+  };
+  return { services: { ...service.services, now }, tries: () => reads };
+}
+
 /** Registers the row as the holder of its lease would, from outside the waiting request. */
 async function registerFromElsewhere(id: string, gatewayRef: string): Promise<void> {
   await service.services.db.fork().nativeUpdate(Payment, { id }, { gatewayRef, registrationLeaseUntil: null });
@@ -68,11 +80,13 @@ describe('awaitRegistration', () => {
   it('waits while another request holds a live lease, and answers what it registered', async () => {
     const payment = await unregistered(inSeconds(30));
     let calls = 0;
-    const waiting = awaitRegistration(service.services.db.fork(), service.services, Payment, payment.id, async (_em, row) => {
+    const counted = triesCounted();
+    const waiting = awaitRegistration(service.services.db.fork(), counted.services, Payment, payment.id, async (_em, row) => {
       calls++;
       return row;
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // It has found the lease held three times and still waits.
+    await eventually(async () => counted.tries() >= 3, 15_000, 'three tries of the waiting request');
     await registerFromElsewhere(payment.id, 'pi_by_the_holder');
     expect((await waiting).gatewayRef).toBe('pi_by_the_holder');
     expect(calls).toBe(0);
@@ -81,16 +95,19 @@ describe('awaitRegistration', () => {
   it('takes over a lapsed lease (its holder died) and completes the registration once, however many requests wait', async () => {
     const payment = await unregistered(new Date(Date.now() - 1000));
     let calls = 0;
+    const requests = Array.from({ length: 5 }, () => triesCounted());
     const register = async (em: EntityManager, row: Payment) => {
       calls++;
       // While registering, the row's lease is this request's, in the future.
       expect((await reload(row.id))!.registrationLeaseUntil!.getTime()).toBeGreaterThan(Date.now());
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The four others each try to take the lease while this one holds it.
+      const before = requests.map((r) => r.tries());
+      await eventually(async () => requests.filter((r, i) => r.tries() > before[i]!).length >= 4, 15_000, 'a try of every other request');
       await em.nativeUpdate(Payment, { id: row.id }, { gatewayRef: 'pi_taken_over', registrationLeaseUntil: null });
       return em.fork().findOneOrFail(Payment, { id: row.id });
     };
     const answers = await Promise.all(
-      Array.from({ length: 5 }, () => awaitRegistration(service.services.db.fork(), service.services, Payment, payment.id, register)),
+      requests.map((r) => awaitRegistration(service.services.db.fork(), r.services, Payment, payment.id, register)),
     );
     expect(calls).toBe(1);
     expect(answers.map((answer) => answer.gatewayRef)).toEqual(Array(5).fill('pi_taken_over'));
