@@ -14,6 +14,7 @@ import { Subscription } from '../../server/domain/subscriptions/subscription';
 import type { ContractChecker } from '../support/contract';
 import type { Sandbox } from '../support/gateways';
 import { call } from '../support/http';
+import { eventually } from '../support/outbox-events';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import type { TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
@@ -49,7 +50,6 @@ const sync = (id: string, key?: string) => send('POST', `/v1/subscriptions/${id}
 const events = async (id: string) =>
   (await service.services.db.fork().find(OutboxEvent, { resourceId: id }, { orderBy: { sequence: 'asc' } })).map((e) => ({ type: e.type, data: e.data as Record<string, unknown> }));
 const eventTypes = async (id: string) => (await events(id)).map((e) => e.type);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The gateway's notifications are recorded but never reach the service (a lost webhook), until `restore`. */
 function loseWebhooks(gateway: GatewayName) {
@@ -248,7 +248,9 @@ describe('POST /v1/subscriptions/{id}/sync', () => {
     const lost = loseWebhooks('gateway_c');
     try {
       await sandbox.sims.gateway_c.endTrial(subscriptionRef); // its notification says active
-      await sleep(1_200); // gateways may stamp events to the second: make the order certain
+      // Gateways may stamp events to the second: the next change goes in a later second than this one's stamp.
+      const stamped = Math.floor(Date.now() / 1000);
+      await eventually(async () => Math.floor(Date.now() / 1000) > stamped, 5_000, 'a later second');
       await sandbox.sims.gateway_c.markPastDue(subscriptionRef);
       expect((await sync(created.id)).body.status).toBe('past_due');
     } finally {
