@@ -1,6 +1,6 @@
 /** The rules the guides' test reads samples and compares answers by (guide-samples.ts): a drift must be caught. */
 import { describe, expect, it } from 'vitest';
-import { mismatches, parseDocumented, samplesOf } from './guide-samples';
+import { callsService, mismatches, parseDocumented, samplesOf } from './guide-samples';
 
 describe('documented answers', () => {
   const documented = parseDocumented({ lang: 'http', text: 'HTTP/1.1 201 Created\n\n{ "id": "pay_…", "status": "pending", "pix": { "qrCodeText": "…" }, "createdAt": "2026-01-01T00:00:00.000Z" }' });
@@ -59,6 +59,10 @@ describe('samples of a guide', () => {
       ['sh', 15, false, undefined],
       ['ts', 19, false, undefined],
     ]);
+  });
+
+  it('runs a shell block that calls curl or the merchant CLI, nothing else', () => {
+    expect([callsService('curl -sS "$PAYMENTS_URL"'), callsService('npx payments sim pay "$PAYMENT_ID"'), callsService('npm start'), callsService('npx payments-admin route list')]).toEqual([true, true, false, false]);
   });
 
   it('refuses an sh block that neither calls curl nor says no-run', () => {

@@ -2,9 +2,10 @@
  * The code samples of the guides (docs/guides/*.md), as the guides' test runs
  * them. In a guide:
  *
- * - a ```` ```sh ```` block that calls `curl` runs in bash (`set -euo pipefail`)
- *   with `$PAYMENTS_URL` and `$PAYMENTS_API_KEY`; variables it sets are kept
- *   for the guide's next blocks (so a guide can create a payment, then refund it);
+ * - a ```` ```sh ```` block that calls `curl` or the merchant CLI (`npx payments`)
+ *   runs in bash (`set -euo pipefail`) with `$PAYMENTS_URL` and
+ *   `$PAYMENTS_API_KEY`; variables it sets are kept for the guide's next
+ *   blocks (so a guide can create a payment, then refund it);
  * - a ```` ```ts ```` block runs with tsx, importing `@service-payments/sdk`;
  * - a ```` ```http ```` block right after an `sh` sample is the answer of its
  *   last curl call: the status line, then the JSON body; a ```` ```json ````
@@ -13,7 +14,8 @@
  *   with `…` stands for any text in its place; an ISO timestamp for any timestamp);
  * - a block that cannot run in CI (a deploy, the CLI's long-running listen)
  *   says so in its info string: ```` ```sh no-run ````. An `sh` block that
- *   neither calls curl nor says `no-run` is an error: nothing is skipped silently.
+ *   calls neither curl nor the CLI and does not say `no-run` is an error:
+ *   nothing is skipped silently.
  */
 import { Marked, type Token, type Tokens } from 'marked';
 
@@ -49,6 +51,11 @@ function codeBlocks(markdown: string): { lang: string; info: string[]; text: str
   return blocks;
 }
 
+/** Whether a shell sample talks to the service: with curl, or with the merchant CLI. */
+export function callsService(code: string): boolean {
+  return /\bcurl\b/.test(code) || /\bnpx payments(?![\w-])/.test(code);
+}
+
 /** The samples of one guide, or the reasons its blocks break the rules above. */
 export function samplesOf(guide: string, markdown: string): { samples: Sample[]; problems: string[] } {
   const samples: Sample[] = [];
@@ -58,7 +65,7 @@ export function samplesOf(guide: string, markdown: string): { samples: Sample[];
     const kind: SampleKind | null = SHELL.has(block.lang) ? 'sh' : TYPESCRIPT.has(block.lang) ? 'ts' : null;
     if (!kind) return;
     const noRun = block.info.includes('no-run');
-    if (kind === 'sh' && !noRun && !/\bcurl\b/.test(block.text)) {
+    if (kind === 'sh' && !noRun && !callsService(block.text)) {
       problems.push(`${guide}:${block.line}: an sh block without curl must say \`sh no-run\` (or call curl)`);
     }
     const next = blocks[i + 1];
