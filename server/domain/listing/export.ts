@@ -82,7 +82,7 @@ const subscriptionCells = (s: SubscriptionLine): Cells => [
  */
 async function exportList<Entity extends Sortable, Line extends Sortable>(
   fork: () => EntityManager,
-  queryOf: (em: EntityManager, cursor: string | undefined) => ListQuery<Entity>,
+  queryOf: (cursor: string | undefined) => ListQuery<Entity>,
   fields: readonly string[],
   header: readonly string[],
   cells: (line: Line) => Cells,
@@ -92,7 +92,7 @@ async function exportList<Entity extends Sortable, Line extends Sortable>(
   let cursor: string | undefined;
   do {
     const em = fork();
-    const page = await listPlainPage<Entity, Line>(em, queryOf(em, cursor), fields);
+    const page = await listPlainPage<Entity, Line>(em, queryOf(cursor), fields);
     let chunk = '';
     for (const line of page.rows) chunk += csvLine(cells(line));
     if (chunk) await write(chunk);
@@ -103,9 +103,9 @@ async function exportList<Entity extends Sortable, Line extends Sortable>(
 }
 
 export async function exportPayments(fork: () => EntityManager, filter: Omit<PaymentFilter, 'cursor' | 'limit'>, write: (chunk: string) => Promise<void>) {
-  await exportList(fork, (em, cursor) => paymentListQuery(em, { ...filter, cursor, limit: EXPORT_BATCH }), PAYMENT_FIELDS, PAYMENT_COLUMNS, paymentCells, write);
+  await exportList(fork, (cursor) => paymentListQuery({ ...filter, cursor, limit: EXPORT_BATCH }), PAYMENT_FIELDS, PAYMENT_COLUMNS, paymentCells, write);
 }
 
 export async function exportSubscriptions(fork: () => EntityManager, filter: Omit<SubscriptionFilter, 'cursor' | 'limit'>, write: (chunk: string) => Promise<void>) {
-  await exportList(fork, (_em, cursor) => subscriptionListQuery({ ...filter, cursor, limit: EXPORT_BATCH }), SUBSCRIPTION_FIELDS, SUBSCRIPTION_COLUMNS, subscriptionCells, write);
+  await exportList(fork, (cursor) => subscriptionListQuery({ ...filter, cursor, limit: EXPORT_BATCH }), SUBSCRIPTION_FIELDS, SUBSCRIPTION_COLUMNS, subscriptionCells, write);
 }
