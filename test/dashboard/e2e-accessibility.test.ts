@@ -102,7 +102,7 @@ async function newPage(): Promise<Page> {
 
 /** Scans what the page shows once its transitions have ended; a critical or serious violation fails the view (and the view's other scans still run). */
 async function expectAccessible(page: Page, view: string) {
-  await page.waitForTimeout(400);
+  // axeScan waits for the transitions to end.
   const violations = await axeScan(page);
   found.push(...violations);
   const minor = violations.filter((v) => !blocking([v]).length);

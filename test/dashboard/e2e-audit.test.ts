@@ -47,7 +47,7 @@ afterEach(async (context) => {
 });
 
 async function expectAccessible(view: string) {
-  await page.waitForTimeout(400);
+  // axeScan waits for the transitions to end.
   expect(describeViolations(view, blocking(await axeScan(page)))).toEqual([]);
 }
 

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
-import { buildDashboard, chromiumAvailable, createMember, launchChromium, PASSWORD, watchPage } from '../support/browser';
+import { buildDashboard, chromiumAvailable, createMember, launchChromium, PASSWORD, settled, watchPage } from '../support/browser';
 
 let world: SandboxedService;
 let browser: Browser;
@@ -60,7 +60,7 @@ interface Focused {
 
 /** What has the focus, and whether a sighted keyboard user can see that it does (after the focus style's transition). */
 async function focused(): Promise<Focused> {
-  await page.waitForTimeout(150);
+  await settled(page);
   return page.evaluate(() => {
     const doc = (globalThis as unknown as { document: { activeElement: any } }).document;
     const computed = (globalThis as unknown as { getComputedStyle: (e: unknown) => Record<string, string | undefined> }).getComputedStyle;

@@ -19,7 +19,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
-import { buildDashboard, chromiumAvailable, createMember, launchChromium, logIn, watchPage } from '../support/browser';
+import { buildDashboard, chromiumAvailable, createMember, launchChromium, logIn, settled, watchPage } from '../support/browser';
 
 const SHOTS = 'test-results';
 
@@ -131,7 +131,7 @@ describe.skipIf(!chromiumAvailable)('refunds on the payment page', { timeout: 24
     expect(text).toMatch(new RegExp(`${money(2000).source} of this ${money(5000).source} payment goes back to the customer, Maria Silva\\. A refund cannot be taken back\\.`));
     expect(text).toMatch(/Sandbox/);
     mkdirSync(SHOTS, { recursive: true });
-    await page.waitForTimeout(400); // the dialog's opening transition
+    await settled(page); // the dialog's opening transition
     await page.screenshot({ path: `${SHOTS}/refund-confirm.png` });
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'hidden' });

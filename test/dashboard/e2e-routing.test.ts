@@ -19,7 +19,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
-import { buildDashboard, chromiumAvailable, createMember, launchChromium, logIn, watchPage } from '../support/browser';
+import { buildDashboard, chromiumAvailable, createMember, launchChromium, logIn, settled, watchPage } from '../support/browser';
 
 const SHOTS = 'test-results';
 
@@ -114,7 +114,7 @@ describe.skipIf(!chromiumAvailable)('routing on the dashboard', { timeout: 120_0
     await dialog.waitFor();
     expect(await dialog.innerText()).toContain('New Pix payments will go to gateway_a first, then gateway_b.');
     expect(await dialog.getByTestId('confirm-target').innerText()).toMatch(/^Sandbox:/);
-    await page.waitForTimeout(400); // the dialog's opening transition
+    await settled(page); // the dialog's opening transition
     await page.screenshot({ path: `${SHOTS}/routing-confirm.png` });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
-import { buildDashboard, chromiumAvailable, createMember, launchChromium, PASSWORD, watchPage } from '../support/browser';
+import { buildDashboard, chromiumAvailable, createMember, launchChromium, PASSWORD, settled, watchPage } from '../support/browser';
 import { axeScan, blocking, describeViolations } from '../support/axe';
 import { totp } from '../support/totp';
 
@@ -54,7 +54,7 @@ async function passwordStep(page: Page, email: string) {
 }
 
 async function expectAccessible(page: Page, view: string) {
-  await page.waitForTimeout(300);
+  // axeScan waits for the transitions to end.
   expect(describeViolations(view, blocking(await axeScan(page)))).toEqual([]);
 }
 
@@ -87,7 +87,7 @@ async function enrol(page: Page, screenshot?: string) {
   const codes = await dialog.getByRole('listitem').allInnerTexts();
   expect(codes).toHaveLength(10);
   if (screenshot) {
-    await page.waitForTimeout(600); // the modal's opening transition
+    await settled(page); // the modal's opening transition
     await page.screenshot({ path: screenshot.replace('.png', '-codes.png') });
   }
   await dialog.getByRole('button', { name: 'I have saved them' }).click();

@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { commitPaymentEvents, eventually, newPaymentId } from '../support/outbox-events';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { buildDashboard, chromiumAvailable, createMember, launchChromium, logIn, watchPage } from '../support/browser';
+import { buildDashboard, chromiumAvailable, createMember, launchChromium, logIn, settled, watchPage } from '../support/browser';
 import { createEnvironment, startWebhookService, type WebhookTestService } from '../support/webhook-service';
 
 const SCREENSHOT = 'test-results/endpoints-retries.png';
@@ -76,7 +76,7 @@ describe.skipIf(!chromiumAvailable)('automatic retries on the endpoints page', (
     await dialog.waitFor();
     expect(await dialog.innerText()).toMatch(/timeout, network error or a 5xx.*same body, timestamp and signature.*FAILED only after the last attempt.*4xx is never retried/s);
     mkdirSync('test-results', { recursive: true });
-    await page.waitForTimeout(500); // the dialog's opening transition
+    await settled(page); // the dialog's opening transition
     await page.screenshot({ path: CONFIRM_SCREENSHOT });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });

@@ -129,3 +129,21 @@ export async function eventually(what: string, check: () => boolean, timeoutMs =
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * Waits until the page's transitions and finite animations have ended (a
+ * dialog opening, a focus ring or a notice fading), so a screenshot or a
+ * reading of computed styles sees the final state; endless ones (a loader)
+ * are not waited for. The same rule as the wait inside axeScan (axe.ts).
+ */
+export async function settled(page: Page, timeoutMs = 10_000): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      type Animation = { playState: string; effect: { getComputedTiming(): { iterations?: number } } | null };
+      const { document } = globalThis as unknown as { document: { getAnimations(): Animation[] } };
+      return document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity);
+    },
+    undefined,
+    { timeout: timeoutMs },
+  );
+}
