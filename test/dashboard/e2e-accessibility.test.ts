@@ -11,6 +11,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, validPayment } from '../support/http';
+import { eventually as eventuallyValue } from '../support/outbox-events';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { startPeopleMail, type PeopleMail } from '../support/people-mail';
 import { createTenant } from '../support/tenant';
@@ -68,7 +69,7 @@ beforeAll(async () => {
     const items = (await service.admin.webhooks.listDeliveries({ environmentId: tenant.environmentId, limit: 100 })).items;
     return items.every((d) => d.status === 'SENT' || d.status === 'FAILED') ? items.filter((d) => d.status === 'FAILED').length : null;
   };
-  for (let tries = 0; (failedDeliveries = (await settled()) ?? -1) < 0 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+  failedDeliveries = await eventuallyValue(async () => (await settled()) ?? undefined, 10_000, 'every delivery with an outcome');
   expect(failedDeliveries).toBeGreaterThan(0);
   // The project's production environment, empty; and another organization, which this one's people must not see.
   productionId = (await service.admin.environments.create({ projectId: tenant.projectId, kind: 'production' })).id;

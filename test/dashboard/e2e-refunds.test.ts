@@ -18,6 +18,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, validPayment } from '../support/http';
+import { eventually } from '../support/outbox-events';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { buildDashboard, chromiumAvailable, createMember, launchChromium, logIn, settled, watchPage } from '../support/browser';
 
@@ -42,11 +43,7 @@ async function paidPix(amount: number): Promise<string> {
   expect(created.status, created.text).toBe(201);
   await sandboxed.sandbox.sims.gateway_a.payPayment(created.body.gatewayRef);
   await sandboxed.sandbox.sims.gateway_a.flushWebhooks();
-  const deadline = Date.now() + 15_000;
-  while ((await api('GET', `/v1/payments/${created.body.id}`)).body.status !== 'paid') {
-    if (Date.now() > deadline) throw new Error(`${created.body.id} never became paid`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually(async () => (await api('GET', `/v1/payments/${created.body.id}`)).body.status === 'paid', 15_000, `${created.body.id} paid`);
   return created.body.id;
 }
 

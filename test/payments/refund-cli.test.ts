@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../cli/errors';
 import { cli } from '../support/cli';
 import { call, validPayment } from '../support/http';
+import { eventually } from '../support/outbox-events';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 
 const BIN = fileURLToPath(new URL('../../bin/payments-admin.js', import.meta.url));
@@ -45,11 +46,7 @@ async function paidPix(amount: number): Promise<{ id: string }> {
   expect(created.status, created.text).toBe(201);
   await world.sandbox.sims.gateway_a.payPayment(created.body.gatewayRef);
   await world.sandbox.sims.gateway_a.flushWebhooks();
-  const deadline = Date.now() + 15_000;
-  while ((await call(world.service.url, 'GET', `/v1/payments/${created.body.id}`, { key: world.tenant.apiKey })).body.status !== 'paid') {
-    if (Date.now() > deadline) throw new Error(`${created.body.id} never became paid`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually(async () => (await call(world.service.url, 'GET', `/v1/payments/${created.body.id}`, { key: world.tenant.apiKey })).body.status === 'paid', 15_000, `${created.body.id} paid`);
   return created.body;
 }
 
