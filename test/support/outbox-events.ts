@@ -49,6 +49,20 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
 }
 
 /**
+ * Reads until `done` holds or the deadline passes, and answers the last read
+ * either way, so the test's own assertion on it says what was seen rather
+ * than a bare timeout.
+ */
+export async function readUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
  * For a negative that only time can show (nothing arrives, nothing changes):
  * checks `check` repeatedly over `ms` and fails at the first false, so the
  * wait is named and its window stated, instead of a bare sleep and one look.
