@@ -16,7 +16,8 @@ import { call } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { startTwoNodes } from '../support/service';
 import { createTenant } from '../support/tenant';
-import { CUSTOMER, eventually, refundApi, uniqueId } from './support';
+import { CUSTOMER, refundApi, uniqueId } from './support';
+import { readUntil } from '../support/outbox-events';
 
 /** First background read a second after creation, then every two; short gateway timeouts so a hang ends quickly. */
 const ENV = {
@@ -157,7 +158,7 @@ describe('a timeout leaves the refund pending; the gateway settles it later', ()
     expect((await t.events(pending.body.id)).map((event) => event.type)).toEqual([]);
 
     // Nobody repeats it: the first background read completes the create with its stored request (same key at the gateway).
-    const registered = await eventually(() => t.api('GET', `/v1/refunds/${pending.body.id}`), (reply) => reply.body.gatewayRef !== null);
+    const registered = await readUntil(() => t.api('GET', `/v1/refunds/${pending.body.id}`), (reply) => reply.body.gatewayRef !== null);
     expect(registered.body).toMatchObject({ status: 'pending', gatewayRef: expect.any(String) });
     expect(refundsMade() - made).toBeLessThanOrEqual(1);
 
@@ -168,7 +169,7 @@ describe('a timeout leaves the refund pending; the gateway settles it later', ()
     } finally {
       sim().setWebhooksEnabled(true);
     }
-    const settled = await eventually(() => t.api('GET', `/v1/refunds/${pending.body.id}`), (reply) => reply.body.status !== 'pending');
+    const settled = await readUntil(() => t.api('GET', `/v1/refunds/${pending.body.id}`), (reply) => reply.body.status !== 'pending');
     expect(settled.body.status).toBe('succeeded');
     expect((await t.api('GET', `/v1/payments/${payment.id}`)).body.amountRefunded).toBe(2500);
     expect((await t.events(pending.body.id)).map((event) => event.type)).toEqual(['refund.created', 'refund.succeeded']);
@@ -187,7 +188,7 @@ describe('a timeout leaves the refund pending; the gateway settles it later', ()
     } finally {
       sim().setWebhooksEnabled(true);
     }
-    const failed = await eventually(() => t.api('GET', `/v1/refunds/${created.body.id}`), (reply) => reply.body.status !== 'pending');
+    const failed = await readUntil(() => t.api('GET', `/v1/refunds/${created.body.id}`), (reply) => reply.body.status !== 'pending');
     expect(failed.body).toMatchObject({ status: 'failed', failureReason: expect.any(String) });
     expect((await t.api('GET', `/v1/payments/${payment.id}`)).body.amountRefunded).toBe(0);
     expect((await t.refund(payment.id, { externalId: uniqueId('again') })).body.amount).toBe(1800);
@@ -231,7 +232,7 @@ describe.runIf(onPostgres)('two nodes on one PostgreSQL database', () => {
         const created = await api(nodes.first, 'POST', '/v1/payments', { amount: 1000, method: 'pix', externalId: uniqueId('two'), customer: CUSTOMER });
         await sandbox.sims.gateway_a.payPayment(created.body.gatewayRef);
         await sandbox.sims.gateway_a.flushWebhooks();
-        await eventually(() => api(nodes.second, 'GET', `/v1/payments/${created.body.id}`), (reply) => reply.body.status === 'paid');
+        await readUntil(() => api(nodes.second, 'GET', `/v1/payments/${created.body.id}`), (reply) => reply.body.status === 'paid');
         const replies = await Promise.all(
           Array.from({ length: 20 }, (_, i) => api(i % 2 ? nodes.second : nodes.first, 'POST', `/v1/payments/${created.body.id}/refunds`, { externalId: uniqueId(`two-${i}`), amount: 300 })),
         );

@@ -11,7 +11,8 @@ import { adminContext } from '../../server/admin/procedure';
 import { adminRouter } from '../../server/admin/router';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { createTenant } from '../support/tenant';
-import { eventually, refundApi, uniqueId } from './support';
+import { refundApi, uniqueId } from './support';
+import { readUntil } from '../support/outbox-events';
 
 let world: SandboxedService;
 let t: ReturnType<typeof refundApi>;
@@ -96,7 +97,7 @@ describe('the dev loop', () => {
     expect(result.resourceId).toMatch(/^ref_/);
     expect(result.events.map((event) => event.type)).toEqual(types);
     expect(result.steps.map((step) => step.action)).toEqual(['create pix payment', 'sim pay', 'refund', ...(eventType === 'refund.created' ? [] : [`sim refund ${eventType === 'refund.succeeded' ? 'settle' : 'fail'}`])]);
-    const refund = await eventually(() => t.api('GET', `/v1/refunds/${result.resourceId}`), (reply) => eventType === 'refund.created' || reply.body.status !== 'pending');
+    const refund = await readUntil(() => t.api('GET', `/v1/refunds/${result.resourceId}`), (reply) => eventType === 'refund.created' || reply.body.status !== 'pending');
     expect(refund.body.status).toBe({ 'refund.created': 'pending', 'refund.succeeded': 'succeeded', 'refund.failed': 'failed' }[eventType]);
   });
 });

@@ -12,7 +12,8 @@ import { adminContext } from '../../server/admin/procedure';
 import { adminRouter } from '../../server/admin/router';
 import { cli } from '../support/cli';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
-import { eventually, refundApi, uniqueId } from './support';
+import { refundApi, uniqueId } from './support';
+import { readUntil } from '../support/outbox-events';
 
 let world: SandboxedService;
 let t: ReturnType<typeof refundApi>;
@@ -55,7 +56,7 @@ describe('refund controls of the sandbox', () => {
     const run = await admin(['sim', 'refund-fail', refund.id]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.json).toMatchObject({ id: refund.id, status: 'failed' });
-    const read = await eventually(() => refundRead(refund.id), (reply) => reply.body.status === 'failed');
+    const read = await readUntil(() => refundRead(refund.id), (reply) => reply.body.status === 'failed');
     expect(read.body).toMatchObject({ status: 'failed', failureReason: expect.any(String) });
     expect((await t.events(refund.id)).map((event) => event.type)).toEqual(['refund.created', 'refund.failed']);
   });
@@ -68,7 +69,7 @@ describe('refund controls of the sandbox', () => {
     const run = await admin(['sim', 'refund-settle', refund.gatewayRef, '--gateway', 'gateway_a']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.json).toEqual({ gateway: 'gateway_a', refundRef: refund.gatewayRef, outcome: 'settle' });
-    const read = await eventually(() => refundRead(refund.id), (reply) => reply.body.status !== 'pending');
+    const read = await readUntil(() => refundRead(refund.id), (reply) => reply.body.status !== 'pending');
     expect(read.body.status).toBe('succeeded');
     // A member cannot name a gateway's refund directly: that reaches past their organization's records.
     await expect(as('owner').simulators.refund({ refundId: refund.gatewayRef, gateway: 'gateway_a', outcome: 'fail' })).rejects.toMatchObject({ code: 'FORBIDDEN' });

@@ -2,6 +2,7 @@
 import type { GatewayName } from '../../server/contract/enums';
 import { OutboxEvent } from '../../server/db/entities';
 import { call, type Reply } from '../support/http';
+import { readUntil } from '../support/outbox-events';
 import type { SandboxedService } from '../support/sandboxed-service';
 
 export const CUSTOMER = { name: 'Ana Souza', email: 'ana@example.com', document: '529.982.247-25', phone: '11987654321' };
@@ -19,7 +20,7 @@ export function refundApi(world: SandboxedService) {
     if (created.status !== 201) throw new Error(`payment create answered ${created.status}: ${created.text}`);
     await world.sandbox.sims[gateway].payPayment(created.body.gatewayRef);
     await world.sandbox.sims[gateway].flushWebhooks();
-    const paid = await eventually(() => api('GET', `/v1/payments/${created.body.id}`), (reply) => reply.body.status === 'paid');
+    const paid = await readUntil(() => api('GET', `/v1/payments/${created.body.id}`), (reply) => reply.body.status === 'paid');
     if (paid.body.status !== 'paid') throw new Error(`payment ${created.body.id} did not become paid: ${paid.body.status}`);
     return paid.body as { id: string; amount: number; gateway: GatewayName; gatewayRef: string; amountRefunded: number };
   }
@@ -38,17 +39,8 @@ export function refundApi(world: SandboxedService) {
     if (outcome === 'settle') await sim.settleRefund(refund.gatewayRef);
     else await sim.failRefund(refund.gatewayRef, 'the account cannot receive it');
     await sim.flushWebhooks();
-    return eventually(() => api('GET', `/v1/refunds/${refund.id}`), (reply) => reply.status === 200 && reply.body.status !== 'pending');
+    return readUntil(() => api('GET', `/v1/refunds/${refund.id}`), (reply) => reply.status === 200 && reply.body.status !== 'pending');
   }
 
   return { api, paidPayment, refund, events, atGateway };
-}
-
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
