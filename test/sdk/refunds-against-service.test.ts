@@ -22,6 +22,7 @@ import {
   type RefundStatus,
 } from '../../sdk/src/index';
 import type { GatewayName } from '../../server/contract/enums';
+import { readUntil } from '../support/outbox-events';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 
 let world: SandboxedService;
@@ -48,21 +49,12 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** A payment made through the SDK and paid by the customer at its gateway's simulator. */
 async function paidPayment(body: Partial<CreatePaymentRequest> = {}, gateway: GatewayName = 'gateway_a') {
   const created = await client.payments.create({ amount: 5000, method: 'pix', customer, externalId: uniqueId('order'), ...body });
   await world.sandbox.sims[gateway].payPayment(created.gatewayRef!);
   await world.sandbox.sims[gateway].flushWebhooks();
-  const paid = await until(() => client.payments.get(created.id), (payment) => payment.status === 'paid');
+  const paid = await readUntil(() => client.payments.get(created.id), (payment) => payment.status === 'paid');
   expect(paid.status).toBe('paid');
   return paid;
 }
@@ -72,7 +64,7 @@ async function settle(refund: Refund): Promise<Refund> {
   const sim = world.sandbox.sims[refund.gateway];
   await sim.settleRefund(refund.gatewayRef!);
   await sim.flushWebhooks();
-  return until(() => client.refunds.get(refund.id), (read) => read.status !== 'pending');
+  return readUntil(() => client.refunds.get(refund.id), (read) => read.status !== 'pending');
 }
 
 describe('refunds', () => {
