@@ -11,6 +11,7 @@ import { Subscription } from '../../server/domain/subscriptions/subscription';
 import { createTestDatabase, onPostgres } from '../support/database';
 import { startSandbox } from '../support/gateways';
 import { call, validPayment } from '../support/http';
+import { readUntil } from '../support/outbox-events';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { startTestService } from '../support/service';
 import { createTenant } from '../support/tenant';
@@ -21,15 +22,6 @@ import { lastEventSecond } from '../support/whole-seconds';
 const FAST_RECONCILIATION = { RECONCILIATION_SCHEDULE: '1s,2s', RECONCILIATION_POLL_INTERVAL_MS: '100', RATE_LIMIT_PAYMENTS_SYNC: '1000', RATE_LIMIT_PAYMENTS_CANCEL: '1000' };
 
 const customer = { name: 'Ana Souza', email: 'ana@example.com', document: '529.982.247-25', phone: '11987654321' };
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('reconciliation and the gateway as the truth', () => {
   let world: SandboxedService;
@@ -59,7 +51,7 @@ describe('reconciliation and the gateway as the truth', () => {
     await withWebhooksLost(() => world.sandbox.sims.gateway_a.payPayment(created.body.gatewayRef));
     expect((await api('GET', `/v1/payments/${created.body.id}`)).body.status).toBe('pending');
 
-    const read = await eventually(() => api('GET', `/v1/payments/${created.body.id}`), (reply) => reply.body.status === 'paid');
+    const read = await readUntil(() => api('GET', `/v1/payments/${created.body.id}`), (reply) => reply.body.status === 'paid');
     expect(read.body.status).toBe('paid');
     // paidAt is gateway_a's own time of payment (decision 26), in whole seconds: not before the second the payment was made.
     expect(Date.parse(read.body.paidAt)).toBeGreaterThanOrEqual(Math.floor(Date.parse(created.body.createdAt) / 1000) * 1000);
@@ -75,7 +67,7 @@ describe('reconciliation and the gateway as the truth', () => {
     const created = await api('POST', '/v1/subscriptions', { amount: 2990, interval: 'monthly', externalId: `sub-${Date.now()}`, customer });
     expect(created.status).toBe(201);
     await withWebhooksLost(() => world.sandbox.sims.gateway_a.markPastDue(created.body.gatewayRef));
-    const read = await eventually(() => api('GET', `/v1/subscriptions/${created.body.id}`), (reply) => reply.body.status === 'past_due');
+    const read = await readUntil(() => api('GET', `/v1/subscriptions/${created.body.id}`), (reply) => reply.body.status === 'past_due');
     expect(read.body.status).toBe('past_due');
     expect(await eventTypes(created.body.id)).toContain('subscription.past_due');
   });
@@ -118,7 +110,7 @@ describe('reconciliation and the gateway as the truth', () => {
     await withWebhooksLost(() => sim.setPaymentStatus(created.body.gatewayRef, 'processing'));
     // gateway_a dates its events in whole seconds: the next state goes in a later second than the lost event's.
     const lostSecond = lastEventSecond(sim.webhookLog());
-    await eventually(async () => Math.floor(Date.now() / 1000), (second) => second > lostSecond, 5_000);
+    await readUntil(async () => Math.floor(Date.now() / 1000), (second) => second > lostSecond, 5_000);
     await sim.setPaymentStatus(created.body.gatewayRef, 'requires_action');
     expect((await api('GET', `/v1/payments/${created.body.id}`)).body.status).toBe('pending');
     // The lost `processing` notification arrives now, late: it is older than what was applied.
@@ -175,7 +167,7 @@ describe('reconciliation and the gateway as the truth', () => {
     const externalId = `sub-failed-${Date.now()}`;
     const failed = await api('POST', '/v1/subscriptions', { amount: 2990, interval: 'monthly', externalId, customer });
     expect(failed.status).toBe(502);
-    const read = await eventually(() => api('GET', `/v1/subscriptions?externalId=${externalId}`), (reply) => reply.status === 200 && reply.body.gatewayRef != null);
+    const read = await readUntil(() => api('GET', `/v1/subscriptions?externalId=${externalId}`), (reply) => reply.status === 200 && reply.body.gatewayRef != null);
     expect(read.body.gatewayRef).toMatch(/^subs_/);
     expect(await eventTypes(read.body.id)).toEqual(['subscription.created']);
     const stored = await world.service.services.db.fork().findOneOrFail(Subscription, { id: read.body.id });
@@ -203,7 +195,7 @@ describe.runIf(onPostgres)('reconciliation on two nodes', () => {
       for (let step = 0; step < 2; step++) {
         // Every read of this step is due: the latest of the rows' scheduled times has come by the clock a pass reads.
         const due = Math.max(...(await a.services.db.fork().find(Payment, { id: { $in: ids } })).map((payment) => payment.reconcileAt!.getTime()));
-        await eventually(async () => Date.now(), (now) => now > due, 5_000);
+        await readUntil(async () => Date.now(), (now) => now > due, 5_000);
         const before = sim.stats().calls.getPayment ?? 0;
         await Promise.all([a.reconciler!.pass(), b.reconciler!.pass(), a.reconciler!.pass(), b.reconciler!.pass()]);
         expect((sim.stats().calls.getPayment ?? 0) - before).toBe(12);
