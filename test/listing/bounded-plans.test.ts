@@ -16,7 +16,7 @@ import { onPostgres } from '../support/database';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
 import { encodeCursor } from '../../server/domain/listing/cursor';
-import { nodesOf, type PlanNode } from '../support/query-plans';
+import { readsOf, type Reads } from './plan-reads';
 
 const PAYMENTS = 200_000;
 const SUBSCRIPTIONS = 50_000;
@@ -44,71 +44,14 @@ const TOTAL_READS = 8 * 10_001;
  */
 const INDEXED_TOTAL_READS = 10_001;
 
-interface Captured {
-  sql: string;
-  params: readonly unknown[];
-}
-
-/** Rows (or index entries) a scan node read: what it returned and what its filter or recheck threw away, on every loop. */
-const readBy = (node: PlanNode) => ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) * (node['Actual Loops'] ?? 1);
-
 let service: TestService;
 let tenant: TestTenant;
-
-/** Runs `call` and returns the statements MikroORM sent for it that read `table`. */
-async function statementsOf(table: string, call: () => Promise<unknown>): Promise<Captured[]> {
-  const config = service.services.db.root.config;
-  const captured: Captured[] = [];
-  config.set('onQuery', (sql: string, params: readonly unknown[]) => {
-    captured.push({ sql, params });
-    return sql;
-  });
-  try {
-    await call();
-  } finally {
-    config.set('onQuery', (sql: string) => sql);
-  }
-  return captured.filter((statement) => new RegExp(`from "${table}"`).test(statement.sql));
-}
-
-/** EXPLAIN ANALYZE of a captured statement, run as MikroORM ran it (its parameters formatted the same way). */
-async function planOf(statement: Captured): Promise<PlanNode> {
-  const em = service.services.db.fork();
-  const [row] = await em.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (analyze, format json) ${statement.sql}`, [...statement.params]);
-  return row!['QUERY PLAN'][0].Plan;
-}
-
-interface Reads {
-  sql: string;
-  seqScans: string[];
-  /** The most rows any one scan of the table (or its indexes) read. */
-  mostRead: number;
-  isTotal: boolean;
-  forms: number;
-}
-
-/** What each statement a list call made read of `table`. */
-async function readsOf(table: string, call: () => Promise<unknown>): Promise<Reads[]> {
-  const reads: Reads[] = [];
-  for (const statement of await statementsOf(table, call)) {
-    const nodes = nodesOf(await planOf(statement));
-    const scans = nodes.filter((node) => node['Node Type'].includes('Scan') && (node['Relation Name'] === table || node['Index Name']?.startsWith(`${table}_`)));
-    reads.push({
-      sql: statement.sql,
-      seqScans: nodes.filter((node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === table).map((node) => node['Node Type']),
-      mostRead: Math.max(0, ...scans.map(readBy)),
-      isTotal: statement.sql.startsWith('select count(*)'),
-      forms: (statement.sql.match(/ union /g) ?? []).length + 1,
-    });
-  }
-  return reads;
-}
 
 const mostRead: Record<string, number> = {};
 
 /** Asserts every statement of a list call is index-bounded; returns them for the call's own checks. */
 async function expectBounded(name: string, table: string, call: () => Promise<unknown>, totalBound?: number): Promise<Reads[]> {
-  const reads = await readsOf(table, call);
+  const reads = await readsOf(service, table, call);
   expect(reads.length, `${name}: no statement read ${table}`).toBeGreaterThan(0);
   for (const read of reads) {
     expect(read.seqScans, `${name}: sequential scan in ${read.sql}`).toEqual([]);

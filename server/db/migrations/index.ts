@@ -28,6 +28,7 @@ import { Migration20261127130816_daily_totals_per_statement } from './Migration2
 import { Migration20261127131436_background_claim_indexes } from './Migration20261127131436_background_claim_indexes';
 import { Migration20261127163000_paid_card_list_index } from './Migration20261127163000_paid_card_list_index';
 import { Migration20261127164500_payments_refunded_flag } from './Migration20261127164500_payments_refunded_flag';
+import { Migration20261127165000_delivery_status_list_index } from './Migration20261127165000_delivery_status_list_index';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -58,4 +59,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127131436_background_claim_indexes', class: Migration20261127131436_background_claim_indexes },
   { name: 'Migration20261127163000_paid_card_list_index', class: Migration20261127163000_paid_card_list_index },
   { name: 'Migration20261127164500_payments_refunded_flag', class: Migration20261127164500_payments_refunded_flag },
+  { name: 'Migration20261127165000_delivery_status_list_index', class: Migration20261127165000_delivery_status_list_index },
 ];
