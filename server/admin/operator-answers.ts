@@ -10,7 +10,9 @@ import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { ERROR_CATALOGUE, isErrorCode, UNAVAILABLE_RETRY_AFTER_SECONDS, type ErrorCode, type ValidationIssue } from '../contract/errors';
 import { unreachableDatabaseReason } from '../db/unreachable';
+import { refusalOf } from '../domain/gateway-calls';
 import { Refusal, type OperatorRefusalCode } from '../domain/refusal';
+import { GatewayFailure } from '../gateways';
 import { issuesFromZod } from '../http/error-translation';
 
 export const OPERATOR_ERRORS = {
@@ -88,10 +90,12 @@ const unavailable = (): OperatorAnswer => ({ ...answer('service_unavailable'), r
 /** What a failed call answers; null when it is ours to fix (an internal_error, logged by the caller). */
 export function operatorAnswerOf(error: unknown): OperatorAnswer | null {
   if (error instanceof Refusal) return fromRefusal(error);
+  // A gateway's failure is answered as /v1 would word it (domain/gateway-calls.ts), in the operator API's codes.
+  if (error instanceof GatewayFailure) return fromRefusal(refusalOf(error));
   if (error instanceof ZodError) return answer('invalid_input', undefined, issuesFromZod(error));
   if (!(error instanceof TRPCError)) return unreachableDatabaseReason(error) ? unavailable() : null;
-  if (error.cause instanceof Refusal || error.cause instanceof ZodError) return operatorAnswerOf(error.cause);
-  // After the refusals: a gateway's own network failure (inside a refusal) is not the database's.
+  if (error.cause instanceof Refusal || error.cause instanceof ZodError || error.cause instanceof GatewayFailure) return operatorAnswerOf(error.cause);
+  // After the refusals: a gateway's own network failure is not the database's.
   if (unreachableDatabaseReason(error.cause)) return unavailable();
   switch (error.code) {
     case 'PARSE_ERROR':

@@ -1,9 +1,12 @@
 /**
  * Where the core hears a gateway. The gateway layer fails with its own
- * GatewayFailure (refused / unavailable / unsupported); this file is the one
- * place that says what each means to the merchant, and every adapter the
- * routing hands out speaks through it. It also lists, per operation, what a
- * call can answer with, for the use cases' declarations.
+ * GatewayFailure (refused / unavailable / unsupported / missing, with how
+ * the connection broke or the status answered); the domain decides on that
+ * failure as it is, and this file is the one place that says what each
+ * means to the merchant (`refusalOf`), called by the edges (/v1's
+ * http/error-translation.ts, the operator API's admin/operator-answers.ts,
+ * the sandbox's triggers) when a failure reaches them. It also lists, per
+ * operation, what a call can answer with, for the use cases' declarations.
  */
 import type { GatewayAdapter } from '../gateways';
 import { GatewayFailure } from '../gateways';
@@ -30,7 +33,7 @@ export const GATEWAY_CALLS = {
   getRefund: raises(['missing_gateway_ref', 'gateway_error']),
 } as const;
 
-/** What a gateway failure is to the merchant. The failure stays as the cause, for the log. */
+/** What a gateway failure is to the merchant, at the edge. The failure stays as the cause, for the log. */
 export function refusalOf(failure: GatewayFailure): Refusal {
   const refusal = translate(failure);
   refusal.cause = failure;
@@ -49,15 +52,8 @@ function translate({ kind, provider, issues, unsupported }: GatewayFailure): Ref
   return new Refusal('gateway_error', { provider });
 }
 
-/**
- * The gateway's failure behind an error, or null when it is not one: what
- * the core decides on (its kind, transport, status), never the merchant's
- * answer it was translated into.
- */
-export function gatewayFailureIn(error: unknown): GatewayFailure | null {
-  if (error instanceof GatewayFailure) return error;
-  return error instanceof Refusal && error.cause instanceof GatewayFailure ? error.cause : null;
-}
+/** The gateway's failure an error is, or null: what the core decides on (its kind, transport, status, retryable). */
+export const gatewayFailureIn = (error: unknown): GatewayFailure | null => (error instanceof GatewayFailure ? error : null);
 
 /** True when the gateway refused the request as asked: nothing of it exists there. */
 export const refusedByTheGateway = (error: unknown): boolean => gatewayFailureIn(error)?.kind === 'refused';
@@ -65,8 +61,8 @@ export const refusedByTheGateway = (error: unknown): boolean => gatewayFailureIn
 /** True when the gateway answered that it does not know the resource asked for. */
 export const lostByTheGateway = (error: unknown): boolean => gatewayFailureIn(error)?.kind === 'missing';
 
-/** The adapter as the core uses it: every call's GatewayFailure becomes the merchant's refusal. */
-export function speakingThroughTheCore(adapter: GatewayAdapter): GatewayAdapter {
+/** The adapter as the core uses it: every call counted and timed; a failure stays the gateway's GatewayFailure. */
+export function observedGatewayCalls(adapter: GatewayAdapter): GatewayAdapter {
   return new Proxy(adapter, {
     get(target, key, receiver) {
       const value: unknown = Reflect.get(target, key, receiver);
@@ -84,7 +80,7 @@ export function speakingThroughTheCore(adapter: GatewayAdapter): GatewayAdapter 
           return answer;
         } catch (error) {
           if (error instanceof GatewayFailure) outcome = error.kind;
-          throw error instanceof GatewayFailure ? refusalOf(error) : error;
+          throw error;
         } finally {
           observeGatewayCall(target.name, String(key), outcome, (performance.now() - started) / 1000);
         }

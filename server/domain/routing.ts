@@ -12,7 +12,7 @@ import type { GatewayName, PaymentMethod, RoutingMethod } from '../contract/enum
 import { Refusal } from './refusal';
 import { GatewayAccount, RoutingRule } from '../db/entities';
 import type { EntityManager } from '../db/orm';
-import { speakingThroughTheCore } from './gateway-calls';
+import { observedGatewayCalls } from './gateway-calls';
 import { createGatewayAdapter, gatewayCapabilities, type GatewayAdapter, type GatewayTransport } from '../gateways';
 import { raises } from './raises';
 import type { SecretBox } from './secret-box';
@@ -251,7 +251,7 @@ export class GatewayDirectory {
     const cached = this.adapters.get(account.id);
     if (cached && cached.version === account.version) return cached.adapter;
     if (cached) void cached.adapter.close();
-    const adapter = speakingThroughTheCore(
+    const adapter = observedGatewayCalls(
       createGatewayAdapter(account.gateway, {
         baseUrl: account.baseUrl,
         credentials: this.secrets.openJson(account.credentialsSealed),

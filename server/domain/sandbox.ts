@@ -7,6 +7,7 @@
 import type { GatewayName } from '../contract/enums';
 import type { PaymentOutcome, SubscriptionOutcome } from '../contract/sandbox-controls';
 import type { SandboxSimulators } from './sandbox-seam';
+import { gatewayFailureIn, refusalOf } from './gateway-calls';
 import { isRefusal, notFound, operatorRefusal } from './refusal';
 import { CreatePaymentInput } from '../contract/schemas/payment';
 import { CreateSubscriptionInput } from '../contract/schemas/subscription';
@@ -161,7 +162,10 @@ async function asOperator<T>(action: string, run: () => Promise<T>): Promise<T> 
   try {
     return await run();
   } catch (error) {
-    if (isRefusal(error)) throw operatorRefusal('unavailable', `${action}: ${error.code}: ${error.message}`);
+    // A gateway's failure is worded as /v1 would answer it: this is the trigger's edge.
+    const failure = gatewayFailureIn(error);
+    const refusal = failure ? refusalOf(failure) : error;
+    if (isRefusal(refusal)) throw operatorRefusal('unavailable', `${action}: ${refusal.code}: ${refusal.message}`);
     throw error;
   }
 }

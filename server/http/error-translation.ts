@@ -12,7 +12,9 @@
 import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { ApiError, isApiError, isErrorCode, type ErrorCode, type ValidationIssue } from '../contract/errors';
+import { refusalOf } from '../domain/gateway-calls';
 import { Refusal } from '../domain/refusal';
+import { GatewayFailure } from '../gateways';
 import { unreachableDatabaseReason } from '../db/unreachable';
 
 export function issuesFromZod(error: ZodError): ValidationIssue[] {
@@ -53,11 +55,13 @@ function unavailable(error: unknown): ApiError {
 
 function translate(error: unknown): ApiError {
   if (error instanceof Refusal) return fromRefusal(error);
+  // A gateway's failure reaches the merchant here, once, in the core's words (domain/gateway-calls.ts).
+  if (error instanceof GatewayFailure) return fromRefusal(refusalOf(error));
   if (error instanceof ZodError) return new ApiError('invalid_input', { issues: issuesFromZod(error) });
   if (!(error instanceof TRPCError)) return unreachableDatabaseReason(error) ? unavailable(error) : new ApiError('internal_error');
   if (isApiError(error.cause)) return error.cause;
-  if (error.cause instanceof Refusal || error.cause instanceof ZodError) return translate(error.cause);
-  // After the refusals: a gateway's own network failure (inside a gateway_error refusal) is not the database's.
+  if (error.cause instanceof Refusal || error.cause instanceof ZodError || error.cause instanceof GatewayFailure) return translate(error.cause);
+  // After the refusals: a gateway's own network failure is not the database's.
   if (unreachableDatabaseReason(error.cause)) return unavailable(error.cause);
   switch (error.code) {
     case 'NOT_FOUND':

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityManager } from '../../server/db/orm';
-import { refusalOf } from '../../server/domain/gateway-calls';
 import { Payment } from '../../server/domain/payments/payment';
 import { paymentRegistration } from '../../server/domain/payments/create';
 import { registerRouted } from '../../server/domain/registration/fallback';
@@ -140,21 +139,21 @@ describe('registerRouted with a failing gateway', () => {
       { immediate: () => 'nothing_found', settle: async () => ({ fate: 'nothing_found' }) },
     ).then(() => null, (reason: unknown) => reason);
   const failing = (failure: GatewayFailure) => async (): Promise<never> => {
-    // As the core hears it: every adapter the routing hands out translates its failures.
-    throw refusalOf(failure);
+    throw failure;
   };
 
   it('removes the row when the gateway refused the request, so a corrected request can use the externalId', async () => {
     const payment = await unregistered(inSeconds(30));
     const error = await register(payment, failing(GatewayFailure.refused('gateway_a', [{ path: ['customer', 'document'], message: 'is not a valid CPF' }])));
-    expect((error as Refusal).code).toBe('invalid_input');
+    // The gateway's failure goes up as it is: the edge answers it (400 invalid_input).
+    expect((error as GatewayFailure).kind).toBe('refused');
     expect(await reload(payment.id)).toBeNull();
   });
 
   it('keeps the row and releases its lease when the gateway failed otherwise, so a retry completes it at once', async () => {
     const payment = await unregistered(inSeconds(30));
     const error = await register(payment, failing(GatewayFailure.unavailable('gateway_a', 'timed out')));
-    expect((error as Refusal).code).toBe('gateway_error');
+    expect((error as GatewayFailure).kind).toBe('unavailable');
     const kept = await reload(payment.id);
     expect(kept).not.toBeNull();
     expect(kept!.registrationLeaseUntil).toBeNull();
@@ -165,7 +164,7 @@ describe('registerRouted with a failing gateway', () => {
     const payment = await unregistered(inSeconds(30));
     await register(payment, async () => {
       await registerFromElsewhere(payment.id, 'pi_registered_meanwhile');
-      throw refusalOf(GatewayFailure.refused('gateway_a', []));
+      throw GatewayFailure.refused('gateway_a', []);
     });
     expect((await reload(payment.id))!.gatewayRef).toBe('pi_registered_meanwhile');
   });

@@ -104,10 +104,10 @@ export async function createPayment(context: RequestContext, request: CreatePaym
     const candidates = routing.routes.map((candidate) => ({ route: candidate, request: gatewayRequest, unfit: unfitReason(() => assertPaymentFitsGateway(candidate.gateway, fit)) }));
     return { resource: await registerRouted(context, steps, payment, candidates, payment.routingTrace, paymentOrphans(request.method)), replayed: false };
   } catch (error) {
-    // Refused before the insert, or refused by the gateway (the row is deleted): this admission will never be registered.
+    // Refused before the insert, or by the gateway (the row is deleted): this admission will never be registered.
     // A gateway that was unavailable (or a create left unfinished, registration/lease.ts) or an unexpected failure leaves
     // a row that a retry completes, so its admission stays counted.
-    if (isRefusal(error) && !gatewayFailureIn(error)?.retryable) await admission?.release();
+    if (isRefusal(error) || gatewayFailureIn(error)?.retryable === false) await admission?.release();
     throw error;
   }
 }

@@ -22,7 +22,7 @@ import { BackgroundLoop } from '../../runtime/background-loop';
 import { unreachableDatabaseReason } from '../../db/unreachable';
 import { Refusal } from '../refusal';
 import type { Services } from '../../services';
-import { lostByTheGateway, refusedByTheGateway } from '../gateway-calls';
+import { gatewayFailureIn, lostByTheGateway, refusedByTheGateway } from '../gateway-calls';
 import { paymentRegistration } from '../payments/create';
 import { isFinalPaymentStatus, orphansToWatch, Payment } from '../payments/payment';
 import { refreshPayment } from '../payments/sync';
@@ -181,8 +181,8 @@ export class Reconciler {
       if (!found) return;
     } catch (error) {
       // The database out of reach fails the whole pass (one warning for the outage, then a back-off), not a warning per resource.
-      // (A refusal carries the gateway's own network failure, never the database's.)
-      if (!(error instanceof Refusal) && unreachableDatabaseReason(error)) throw error;
+      // (A refusal, or a gateway's own network failure, is never the database's.)
+      if (!(error instanceof Refusal) && !gatewayFailureIn(error) && unreachableDatabaseReason(error)) throw error;
       // A lost resource was recorded by the read itself (warn, off the schedule); anything else is tried again at the next step.
       if (refusedByTheGateway(error)) {
         // Finishing an interrupted create, the gateway refused its request: as for the create itself, the row is gone.

@@ -11,7 +11,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityClass } from '@mikro-orm/core';
 import type { GatewayName } from '../../contract/enums';
 import { GatewayFailure } from '../../gateways';
-import { refusalOf } from '../gateway-calls';
 import { Refusal } from '../refusal';
 import type { EntityManager } from '../../db/orm';
 import type { Services } from '../../services';
@@ -26,12 +25,11 @@ export const leaseEnd = (services: Services): Date => new Date(services.now().ge
 export const AWAIT_REGISTRATION = raises(['invalid_input', 'gateway_error']);
 
 /**
- * A create left unregistered for a retry to complete, as the merchant hears
- * it: the gateway named failed (502). Typed as that gateway being
- * unavailable, which is what the payment's quota admission is kept for
- * (payments/create.ts).
+ * A create left unregistered for a retry to complete: its gateway counts as
+ * unavailable (answered 502 at the edge), which is what the payment's quota
+ * admission is kept for (payments/create.ts).
  */
-export const unfinished = (gateway: GatewayName, why: string): Refusal => refusalOf(GatewayFailure.unavailable(gateway, why));
+export const unfinished = (gateway: GatewayName, why: string): GatewayFailure => GatewayFailure.unavailable(gateway, why);
 
 /** The answer for a create whose resource vanished: the request that held its registration was refused by the gateway, which freed the externalId. */
 export const refusedByGateway = (): Refusal<'invalid_input'> =>

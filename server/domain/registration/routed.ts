@@ -1,4 +1,5 @@
 /** A routed create's first steps: the trace it starts from, and whether the request fits a fallback gateway. */
+import { gatewayFailureIn } from '../gateway-calls';
 import { isRefusal } from '../refusal';
 import type { RoutingPlan } from '../routing';
 import type { RoutingTrace } from '../routing-trace';
@@ -19,10 +20,16 @@ export function unfitReason(check: () => void): string | undefined {
     check();
     return undefined;
   } catch (error) {
-    if (isRefusal(error) && error.code === 'invalid_input') {
-      const issues = (error.details.issues as { message: string }[] | undefined) ?? [];
-      return `the request does not fit this gateway${issues.length > 0 ? `: ${issues.map((issue) => issue.message).join('; ')}` : ''}`;
-    }
+    const issues = refusedIssues(error);
+    if (issues) return `the request does not fit this gateway${issues.length > 0 ? `: ${issues.map((issue) => issue.message).join('; ')}` : ''}`;
     throw error;
   }
+}
+
+/** What a check refused in the request: our own validation (400), or the gateway refusing a read as asked; null for anything else. */
+function refusedIssues(error: unknown): readonly { message: string }[] | null {
+  const failure = gatewayFailureIn(error);
+  if (failure?.kind === 'refused') return failure.issues;
+  if (isRefusal(error) && error.code === 'invalid_input') return (error.details.issues as { message: string }[] | undefined) ?? [];
+  return null;
 }

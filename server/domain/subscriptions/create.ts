@@ -10,7 +10,7 @@ import { Subscription } from './subscription';
 import type { CreateSubscriptionInput, GatewayPlan, SubscriptionSnapshot } from '../../gateways';
 import { assertBillingActive, BILLING_GATE } from '../billing';
 import { gatewayCustomer, storedCustomer } from '../customer';
-import { GATEWAY_CALLS } from '../gateway-calls';
+import { GATEWAY_CALLS, gatewayFailureIn, refusalOf, refusedByTheGateway } from '../gateway-calls';
 import { assertMatchesPlan, GATEWAY_REQUIREMENTS, subscriptionPlanFor } from '../gateway-requirements';
 import { raises } from '../raises';
 import { assertReturnUrlAllowed, RETURN_URL } from '../return-url';
@@ -50,7 +50,8 @@ async function gatewayRequirements(route: Route, request: CreateSubscriptionRequ
   try {
     return { planId, plan: await assertMatchesPlan(route.adapter, planId, request), unreadPlan: null };
   } catch (error) {
-    if (isRefusal(error) && error.code === 'invalid_input') throw error;
+    // The plan does not match the request, or the gateway refused the read as asked: the request's to fix (400).
+    if ((isRefusal(error) && error.code === 'invalid_input') || refusedByTheGateway(error)) throw error;
     return { planId, plan: null, unreadPlan: error };
   }
 }
@@ -83,7 +84,7 @@ export async function createSubscription(context: RequestContext, request: Creat
       continue;
     }
     if (fitting.unreadPlan) {
-      candidates.push({ route, request: null as never, unfit: `its plan could not be read (${isRefusal(fitting.unreadPlan) ? fitting.unreadPlan.code : 'failed'})` });
+      candidates.push({ route, request: null as never, unfit: `its plan could not be read (${planReadFailure(fitting.unreadPlan)})` });
       continue;
     }
     const { planId, plan } = fitting;
@@ -125,6 +126,13 @@ export async function createSubscription(context: RequestContext, request: Creat
   );
   if (!(await insertWithLease(context, Subscription, subscription, start.request))) return answerWinner(context, subscriptionRegistration, create);
   return { resource: await registerRouted(context, subscriptionRegistration, subscription, candidates, subscription.routingTrace!, subscriptionOrphans), replayed: false };
+}
+
+/** Why a plan could not be read, for the trace: the code the merchant would be answered. */
+function planReadFailure(error: unknown): string {
+  const failure = gatewayFailureIn(error);
+  if (failure) return refusalOf(failure).code;
+  return isRefusal(error) ? error.code : 'failed';
 }
 
 /** A fallback gateway's requirements; a request that does not fit it passes it over (the first gateway's answered 400). */
