@@ -24,8 +24,8 @@ export const WebhookDeliverySchema = defineEntity({
   indexes: [
     { properties: ['status', 'endpoint', 'eventSequence'] },
     { properties: ['environment', 'eventSequence'] },
-    // The dashboard's failed-deliveries count and "resend all failed".
-    { properties: ['environment', 'status'] },
+    // The dashboard's failed-deliveries count and "resend all failed", and a status's list newest first (in its order).
+    { properties: ['environment', 'status', 'eventSequence', 'id'] },
     // Pruning old events (domain/events-feed/prune.ts) finds their deliveries by event.
     { properties: ['event'] },
     // An endpoint's recent attempts (its success rate over the last 24 h, webhooks/endpoint-health.ts).
