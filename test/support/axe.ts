@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import { settled } from './browser';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -26,15 +27,7 @@ export interface AxeViolation {
  * animations (a loader) are not waited for.
  */
 export async function axeScan(page: Page): Promise<AxeViolation[]> {
-  await page.waitForFunction(
-    () => {
-      type Animation = { playState: string; effect: { getComputedTiming(): { iterations?: number } } | null };
-      const { document } = globalThis as unknown as { document: { getAnimations(): Animation[] } };
-      return document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity);
-    },
-    undefined,
-    { timeout: 10_000 },
-  );
+  await settled(page);
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
     type Node = { target: unknown[]; failureSummary?: string; impact?: string };

@@ -134,7 +134,7 @@ export async function eventually(what: string, check: () => boolean, timeoutMs =
  * Waits until the page's transitions and finite animations have ended (a
  * dialog opening, a focus ring or a notice fading), so a screenshot or a
  * reading of computed styles sees the final state; endless ones (a loader)
- * are not waited for. The same rule as the wait inside axeScan (axe.ts).
+ * are not waited for. axeScan (axe.ts) waits for it before every scan.
  */
 export async function settled(page: Page, timeoutMs = 10_000): Promise<void> {
   await page.waitForFunction(
