@@ -18,7 +18,7 @@ import { axeScan, blocking, describeViolations } from '../support/axe';
 import { call, validPayment } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
 import { createTenant, type TestTenant } from '../support/tenant';
-import { buildDashboard, chromiumAvailable, createMember, launchChromium, logIn, watchPage } from '../support/browser';
+import { buildDashboard, chromiumAvailable, createMember, launchChromium, logIn, settled, watchPage } from '../support/browser';
 
 const SHOTS = '/tmp/gateway-forms-shots';
 
@@ -78,7 +78,7 @@ describe.skipIf(!chromiumAvailable)('the typed gateway form', { timeout: 180_000
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.getByText('Webhook token must be at least 16 characters').waitFor();
     expect(await page.getByRole('dialog', { name: 'Configure gateway_b?' }).count()).toBe(0);
-    await page.waitForTimeout(300);
+    await settled(page);
     await page.screenshot({ path: `${SHOTS}/gateway-form-error.png` });
 
     await dialog.getByLabel('Webhook token').fill(credentials.webhookToken);
@@ -107,7 +107,7 @@ describe.skipIf(!chromiumAvailable)('the typed gateway form', { timeout: 180_000
     expect(await dialog.getByText('set', { exact: true }).count()).toBe(2);
     expect(await page.content()).not.toContain(credentials.apiKey);
     expect(await page.content()).not.toContain(credentials.webhookToken);
-    await page.waitForTimeout(300);
+    await settled(page);
     await page.screenshot({ path: `${SHOTS}/gateway-form-set.png` });
     // The form passes axe-core (no critical or serious violation): labels with their "set" badge, descriptions, the base URL select.
     expect(describeViolations('gateway form', blocking(await axeScan(page)))).toEqual([]);
