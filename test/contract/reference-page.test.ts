@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settled } from '../support/browser';
 import { call } from '../support/http';
 import { startTestService, type TestService } from '../support/service';
 
@@ -67,7 +68,8 @@ describe('the API reference page', () => {
     await create.waitFor({ timeout: 10_000 });
     await create.click();
     await page.getByText('Find a payment by externalId').first().waitFor({ timeout: 10_000 });
-    await page.waitForTimeout(500);
+    // Opening the tag and the operation may animate: the screenshot is taken once the transitions have ended.
+    await settled(page);
     await expect(page.title()).resolves.toBe('Payments API reference');
 
     const dir = process.env.REFERENCE_SCREENSHOT_DIR ?? join(tmpdir(), 'payments-reference');
