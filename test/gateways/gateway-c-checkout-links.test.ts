@@ -5,9 +5,11 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createGatewayAdapter } from '../../server/gateways/index';
 import { gatewayCSeededPlans } from '../../server/sandbox/simulators';
-import { CUSTOMER, expectApiError, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
+import { CREDENTIALS, CUSTOMER, expectApiError, PATIENT_TIMEOUTS, startGateway, subscriptionInput, type GatewayUnderTest } from '../support/gateway-harness';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/gateway-webhook-receiver';
+import { eventually } from '../support/outbox-events';
 
 let gw: GatewayUnderTest;
 let receiver: WebhookReceiver;
@@ -126,12 +128,21 @@ describe('deactivateSubscriptionCheckout', () => {
 
   it('a checkout completed between reading the link and deactivating it (409) is reported as completed', async () => {
     const link = await newLink();
-    // The deactivation is held up at the gateway while the customer completes checkout.
-    gw.sim.injectFault('cancelSubscription', { kind: 'latency', ms: 120 });
-    const pending = gw.adapter.deactivateSubscriptionCheckout!(link.gatewayRef);
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    const { subscriptionRef } = await gw.sim.completeCheckout(link.gatewayRef);
-    expect(await pending).toMatchObject({ outcome: 'completed', subscription: { gatewayRef: subscriptionRef } });
+    // The deactivation is held up at the gateway while the customer completes checkout: the checkout
+    // completes once the deactivation has reached the gateway, well within the hold. The hold outlasts
+    // the file's short adapter timeouts, so this call goes through a patient adapter on the same simulator.
+    const patient = createGatewayAdapter('gateway_c', { baseUrl: gw.sim.url, credentials: CREDENTIALS.gateway_c, timeouts: PATIENT_TIMEOUTS });
+    try {
+      const deactivations = () => gw.sim.stats().calls.cancelSubscription ?? 0;
+      const before = deactivations();
+      gw.sim.injectFault('cancelSubscription', { kind: 'latency', ms: 2_000 });
+      const pending = patient.deactivateSubscriptionCheckout!(link.gatewayRef);
+      await eventually(async () => deactivations() > before, 5_000, 'the deactivation at the gateway');
+      const { subscriptionRef } = await gw.sim.completeCheckout(link.gatewayRef);
+      expect(await pending).toMatchObject({ outcome: 'completed', subscription: { gatewayRef: subscriptionRef } });
+    } finally {
+      await patient.close();
+    }
   });
 
   it('never deactivates a payment link, and a sub_ has no link', async () => {
