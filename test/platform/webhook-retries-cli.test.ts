@@ -97,7 +97,8 @@ describe('payments-admin webhook endpoint --retries', () => {
       const waiting = items.filter((d) => d.status === 'PENDING' && d.nextAttemptAt).length;
       return items.length === 3 && sent === 2 && waiting === 1 ? items : undefined;
     });
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // The age is whole seconds: listed once the waiting delivery counts as a second old, so it shows as more than nothing.
+    await eventually(async () => ((await service.admin.webhooks.listEndpoints({ environmentId })).find((e) => e.id === busy.id)?.health.oldestPendingAgeSeconds ?? 0) >= 1, 15_000, 'the waiting delivery a second old');
 
     const listed = await cli(service, ['webhook', 'endpoint', 'list', '--env', environmentId]);
     const byId = new Map(listed.json.map((e: { id: string }) => [e.id, e]));
