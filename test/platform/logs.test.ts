@@ -6,7 +6,7 @@
  * with a stack; a FAILED webhook delivery attempt at warn.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,16 @@ import { startReceiver, type Receiver } from '../support/receiver';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** util-linux `script`, to give the service a pseudo-terminal as stdout. */
 const hasScript = spawnSync('script', ['--version']).status === 0;
+
+/** Whether a process is still there (signal 0 checks without sending anything). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
+}
 
 interface Line {
   level: number;
@@ -167,11 +177,17 @@ describe('the log format', () => {
       const logged = await eventually(async () => output.split(/\r?\n/).find((line) => line.includes('GET /v1/auth/test 401')), 5_000, 'the request line');
       expect(logged).toContain('[quote-me-1234]');
     } finally {
+      // The service's pid, from the lock it holds on its data folder (it is script's grandchild, not ours).
+      const lock = join(dataDir, 'service.lock');
+      const pid = existsSync(lock) ? Number.parseInt(readFileSync(lock, 'utf8'), 10) : 0;
       child.kill('SIGTERM');
       await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
-      // The service itself ends with its terminal (SIGHUP), or at its timeout.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      rmSync(dataDir, { recursive: true, force: true });
+      // The service itself ends with its terminal (SIGHUP); its data folder goes once it has.
+      try {
+        if (pid > 0) await eventually(async () => !running(pid), 20_000, `the service (pid ${pid}) to end with its terminal`);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     }
   }, 120_000);
 });
