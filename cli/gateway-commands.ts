@@ -183,7 +183,7 @@ export function registerSimulatorCommands(program: Command, { client, run, oneOf
     .description(`make the next calls misbehave; operations: ${SIM_OPERATIONS.join(', ')}; kinds: latency, hang, server_error, client_error, validation, malformed, drop_response, late_response (--ms)`)
     .option('--times <n>', 'how many calls', (v) => Number(v), 1)
     .option('--ms <n>', 'latency in milliseconds', (v) => Number(v))
-    .option('--status <n>', 'HTTP status for server_error/client_error', (v) => Number(v))
+    .option('--status <n>', 'HTTP status for server_error/client_error/malformed', (v) => Number(v))
     .option('--field <name>', "the gateway's field a validation refusal names")
     .action(run(async (name: string, operation: string, kind: string, o: { times: number; ms?: number; status?: number; field?: string }) =>
       client().simulators.fault.mutate({

@@ -47,8 +47,8 @@ export const faultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('client_error'), status: z.number().int().min(400).max(499).optional() }),
   /** The gateway's 422-style refusal naming one of its own fields. */
   z.object({ kind: z.literal('validation'), field: z.string().min(1).optional() }),
-  /** 200 with a body that is not what the protocol promises. */
-  z.object({ kind: z.literal('malformed'), body: z.string().optional() }),
+  /** A body that is not what the protocol promises: with 200 by default, or with `status` (a proxy's error page). */
+  z.object({ kind: z.literal('malformed'), body: z.string().optional(), status: z.number().int().min(200).max(599).optional() }),
   /** The operation takes effect, then the connection is destroyed without an answer. */
   z.object({ kind: z.literal('drop_response') }),
   /** The operation takes effect, then its answer waits `ms` (past the caller's timeout: a timeout after the charge exists). */

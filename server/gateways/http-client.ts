@@ -87,6 +87,10 @@ export class GatewayHttpClient {
     try {
       return { status, body: JSON.parse(text) as unknown };
     } catch {
+      // A 5xx says what happened whatever its body: a 502 or 503 page from a proxy in front of the gateway is its
+      // outage (responses.ts answers the status), not an answer we cannot read. Any other status with such a body
+      // (a 404 page from a wrong base URL) stays unreadable: a read must not take it for "not found there".
+      if (status >= 500) return { status, body: undefined };
       throw GatewayFailure.unavailable(this.provider, `${what} answered ${status} with a body that is not JSON`);
     }
   }

@@ -32,6 +32,8 @@ const FAULTS: Expected[] = [
   { title: '503', fault: { kind: 'server_error', status: 503 }, status: 503, outage: 'server_error' },
   { title: 'unexpected 4xx', fault: { kind: 'client_error', status: 409 }, status: 409, outage: null },
   { title: 'non-JSON body', fault: { kind: 'malformed' }, outage: null },
+  { title: '502 with an HTML page (a proxy in front of the gateway)', fault: { kind: 'malformed', status: 502 }, status: 502, outage: 'server_error' },
+  { title: '404 with an HTML page (a wrong base URL)', fault: { kind: 'malformed', status: 404 }, outage: null },
   { title: 'JSON of the wrong shape', fault: { kind: 'malformed', body: '{"id":42,"status":null}' }, outage: null },
 ];
 

@@ -189,7 +189,7 @@ export async function startSimServer(options: {
         return 'handled';
       }
       case 'malformed':
-        send(res, { status: 200, rawBody: fault.body ?? '<html><body>upstream proxy error</body></html>' });
+        send(res, { status: fault.status ?? 200, rawBody: fault.body ?? '<html><body>upstream proxy error</body></html>' });
         return 'handled';
       case 'drop_response':
         await route.handler(req);
