@@ -9,19 +9,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { holdsFor } from '../support/outbox-events';
 import { exitWithin, spawnService, unusedPort } from '../support/service-process';
 
 const logger = fileURLToPath(new URL('../../server/runtime/logger.ts', import.meta.url));
 
-// Logs a line every millisecond for 1.5 s, says so on stderr, then exits with 0.
+// Logs a line every millisecond (pacing, so each is its own write) until told on stdin that its reader
+// left, then 200 more into the closed pipe (the first of them meets EPIPE), says so on stderr, and exits with 0.
 const program = `
 const { createLogger } = await import(${JSON.stringify(logger)});
 const log = createLogger('info', undefined, 'json');
-const started = Date.now();
-while (Date.now() - started < 1500) {
+let readerLeft = false;
+process.stdin.once('data', () => (readerLeft = true));
+for (let after = 0; after < 200; after += readerLeft ? 1 : 0) {
   log.info({ padding: 'x'.repeat(512) }, 'a line');
   await new Promise((resolve) => setTimeout(resolve, 1));
 }
+process.stdin.destroy();
 process.stderr.write('still running after its reader left\\n');
 log.info('the last line');
 process.exit(0);
@@ -29,11 +33,14 @@ process.exit(0);
 
 describe('JSON logs on a stdout nobody reads any more', () => {
   it('keeps the process running and lets it exit', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     // The reader leaves after the first lines: the pipe's read end closes, the next writes fail with EPIPE.
-    child.stdout.once('data', () => child.stdout.destroy());
+    child.stdout.once('data', () => {
+      child.stdout.destroy();
+      child.stdin.end('your reader left\n');
+    });
 
     const code = await exitWithin(child, 20_000, () => stderr);
     expect(stderr).toContain('still running after its reader left');
@@ -50,9 +57,8 @@ describe('JSON logs on a stdout nobody reads any more', () => {
     child.stdout.destroy();
     try {
       await readyAt(`http://127.0.0.1:${port}/v1/health`, child, () => stderr);
-      // Still there after the banner was written into the closed pipe.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(child.exitCode).toBeNull();
+      // Still there after the banner was written into the closed pipe: only time can show it does not exit.
+      await holdsFor(500, () => child.exitCode === null, 'the service running with its stdout closed');
       expect((await fetch(`http://127.0.0.1:${port}/v1/health`)).status).toBe(200);
       child.kill('SIGTERM');
       expect(await exitWithin(child, 20_000, () => stderr)).toBe(0);
