@@ -13,14 +13,15 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../support/database';
 import { call, validPayment, type Reply } from '../support/http';
-import { eventually, sleep } from '../support/outbox-events';
+import { eventually, holdsFor } from '../support/outbox-events';
 import { startWireCounter, type WireCounter } from '../support/postgres-wire';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 
 const CLIENTS = 4;
-const BEFORE_MS = 2_000;
+/** How long the database stays unreachable: the scenario's length, not a wait for anything. */
 const CUT_MS = 8_000;
-const AFTER_MS = 3_000;
+/** Payments created with 201 before the cut and again after the recovery: the load is being served on both sides of it. */
+const SERVED = 2 * CLIENTS;
 
 interface Outcome {
   kind: 'create' | 'read';
@@ -84,21 +85,25 @@ describe.skipIf(!onPostgres)('PostgreSQL unreachable for 8 s under load (Postgre
           const read = await call(service.url, 'GET', `/v1/payments/${created.body.id}`, { key: service.apiKey });
           outcomes.push({ kind: 'read', status: read.status, retryAfter: read.headers.get('retry-after'), error: read.body?.error });
         }
-        await sleep(50);
+        // Pacing: a steady load from each client, not a flood.
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
     };
     const clients = Array.from({ length: CLIENTS }, client);
 
-    await sleep(BEFORE_MS);
+    const createdSince = (from: number) => outcomes.slice(from).filter((outcome) => outcome.kind === 'create' && outcome.status === 201).length;
+    await eventually(async () => createdSince(0) >= SERVED, 30_000, `${SERVED} payments created before the cut`);
     const logFrom = service.output().length;
     wire.cut();
-    await sleep(CUT_MS);
+    // The outage: the clients keep calling for CUT_MS while the database is unreachable, and every answer stays the API's own.
+    await holdsFor(CUT_MS, () => outcomes.every((outcome) => [200, 201, 503].includes(outcome.status)), 'only 201/200 or 503 through the outage');
     wire.restore();
     const restoredAt = Date.now();
     const known = outcomes.find((outcome) => outcome.status === 201)!.id!;
     await eventually(async () => (await call(service.url, 'GET', `/v1/payments/${known}`, { key: service.apiKey })).status === 200, 5_000, 'a read served again');
     const recoveryMs = Date.now() - restoredAt;
-    await sleep(AFTER_MS);
+    const recovered = outcomes.length;
+    await eventually(async () => createdSince(recovered) >= SERVED, 30_000, `${SERVED} payments created after the recovery`);
     running = false;
     await Promise.all(clients);
     // The background jobs' "reaches the database again" lines, once their back-off ends (15 s at most).
