@@ -89,5 +89,3 @@ export async function deliverMarker(service: WebhookTestService, environmentId: 
   await eventually(async () => receiver.received.some((d) => d.json?.id === marker!.id), timeoutMs, 'the marker event at the receiver');
   return marker!.id;
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
