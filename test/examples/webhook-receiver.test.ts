@@ -44,16 +44,8 @@ function deliver(body: string, options: { key?: string; timestamp?: number; sign
   });
 }
 
-/** Handling runs after the answer; wait for it (bounded). */
-async function eventually<T>(read: () => T | undefined, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** Handling runs after the answer: waits for it (bounded) with the shared eventually rather than a polling copy of it. */
+const eventually = <T>(read: () => T | undefined, timeoutMs = 5_000): Promise<T> => eventuallyStored(async () => read(), timeoutMs, 'the receiver to have handled it');
 
 describe('example webhook receiver', () => {
   it('accepts a correctly signed delivery with 200 and handles its event', async () => {
