@@ -33,6 +33,12 @@ export const GATEWAY_CALLS = {
   getRefund: raises(['missing_gateway_ref', 'gateway_error']),
 } as const;
 
+/**
+ * A registration the domain leaves unfinished for a retry (no gateway of the rule fits or answers, the lease was
+ * taken over, the wait for another request ran out): an unavailable failure of its gateway, 502 at the edge.
+ */
+export const UNFINISHED_REGISTRATION = raises(['gateway_error']);
+
 /** What a gateway failure is to the merchant, at the edge. The failure stays as the cause, for the log. */
 export function refusalOf(failure: GatewayFailure): Refusal {
   const refusal = translate(failure);

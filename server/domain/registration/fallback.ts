@@ -37,7 +37,7 @@ import { tableOf } from '../../db/rows';
 import type { Services } from '../../services';
 import { routingFallbacks } from '../../observability/routing-metrics';
 import type { GatewayFailure } from '../../gateways';
-import { gatewayFailureIn, refusalOf } from '../gateway-calls';
+import { gatewayFailureIn, refusalOf, UNFINISHED_REGISTRATION } from '../gateway-calls';
 import { applyLocked } from '../locked-apply';
 import { Refusal } from '../refusal';
 import { raises } from '../raises';
@@ -49,10 +49,10 @@ import { commitRegistration } from './commit';
 import type { RegistrationSteps } from './steps';
 import { leaseEnd, unfinished } from './lease';
 
-/** One gateway a create may be registered at, with the request as that gateway needs it. */
 /** Every gateway of the rule unavailable or unfit, or another request took the create over: 502 naming the gateway. */
-export const REGISTER_ROUTED = raises(['gateway_error']);
+export const REGISTER_ROUTED = raises([], UNFINISHED_REGISTRATION);
 
+/** One gateway a create may be registered at, with the request as that gateway needs it. */
 export interface Candidate<R> {
   route: Route;
   request: R;

@@ -14,6 +14,7 @@ import { GatewayFailure } from '../../gateways';
 import { Refusal } from '../refusal';
 import type { EntityManager } from '../../db/orm';
 import type { Services } from '../../services';
+import { UNFINISHED_REGISTRATION } from '../gateway-calls';
 import { raises } from '../raises';
 import type { GatewayResource } from './columns';
 
@@ -22,7 +23,7 @@ const POLL_MS = 100;
 /** How long one request may hold the registration: the gateway's whole timeout and some margin. */
 export const leaseEnd = (services: Services): Date => new Date(services.now().getTime() + services.config.gatewayTimeouts.totalMs + 5_000);
 
-export const AWAIT_REGISTRATION = raises(['invalid_input', 'gateway_error']);
+export const AWAIT_REGISTRATION = raises(['invalid_input'], UNFINISHED_REGISTRATION);
 
 /**
  * A create left unregistered for a retry to complete: its gateway counts as
