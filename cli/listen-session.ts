@@ -22,7 +22,7 @@ import { hintFor, type DevCredential } from './credentials';
 import { CliError, notThisService, unreachable, type CliErrorCode } from './errors';
 import { listenSecretFor } from './listen-secrets';
 
-/** What a registered endpoint is given to answer (README, "Receiving webhooks"). */
+/** What a registered endpoint is given to answer (docs/api.md, "Receiving webhooks"). */
 const FORWARD_TIMEOUT_MS = 8_000;
 const RECONNECT_MS = 1_000;
 

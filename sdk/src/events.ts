@@ -1,5 +1,5 @@
 /**
- * Outbound webhook events (the service README's "Receiving webhooks"). They are not part of the OpenAPI
+ * Outbound webhook events (the service's docs/api.md, "Receiving webhooks"). They are not part of the OpenAPI
  * document, which covers only the synchronous endpoints, so they are written
  * here by hand; their value types come from the generated contract.
  */

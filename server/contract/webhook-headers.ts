@@ -1,5 +1,5 @@
 /**
- * The headers every webhook delivery carries (README, "Receiving
+ * The headers every webhook delivery carries (docs/api.md, "Receiving
  * webhooks"): shared by the dispatcher and by `payments-admin webhook
  * listen`, which forwards events to a local receiver exactly as a registered
  * endpoint gets them.

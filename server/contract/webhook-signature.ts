@@ -1,5 +1,5 @@
 /**
- * Delivery signatures (README, "Receiving webhooks"): HMAC-SHA256 with the
+ * Delivery signatures (docs/api.md, "Receiving webhooks"): HMAC-SHA256 with the
  * endpoint's secret over `<timestamp>.<raw body>`, lowercase hex, sent as
  * exactly one `sha256=<hex>` (during a rotation's overlap, by the secret
  * being replaced: see endpoints.ts).

@@ -10,7 +10,7 @@
  *   ones finish. Redis is checked and reported (`checks.redis`) but does not
  *   make the node unready: every node shares one Redis, so an outage would
  *   take every node out of the balancer at once, while each node still
- *   serves without it (what each shared counter does then: README,
+ *   serves without it (what each shared counter does then: docs/development.md,
  *   Performance). Each check has a deadline
  *   well under a second, and a check still running is waited on rather than
  *   started again, however often the probe is asked: an unreachable database

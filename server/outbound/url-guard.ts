@@ -1,7 +1,7 @@
 /**
  * The SSRF guard on every URL the service calls: merchants' webhook
- * endpoints and gateways' base URLs (README, "Receiving webhooks" and
- * "Gateways and the sandbox"). Public HTTPS only. The URL's shape is checked
+ * endpoints and gateways' base URLs (docs/api.md, "Receiving webhooks", and
+ * docs/operating.md, "Gateways and the sandbox"). Public HTTPS only. The URL's shape is checked
  * here, when it is configured and before every call; names are resolved when
  * configured here, and at each call by the connection itself
  * (guarded-agent.ts), so the address checked is the one connected to and a

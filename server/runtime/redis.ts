@@ -2,7 +2,7 @@
  * The Redis connection behind the counters every node shares (REDIS_URL):
  * rate limits, the log-in throttle, the routing breaker and the API-key
  * cache epoch. Commands fail fast instead of queueing, and while Redis is
- * unreachable each user of this client does what was chosen for it (README,
+ * unreachable each user of this client does what was chosen for it (docs/development.md,
  * Performance): rate limits and the breaker count per node (fail open), the
  * API-key cache is off, the log-in throttle refuses (fail safe: 503). The
  * monthly quota does not depend on it (domain/quota.ts).

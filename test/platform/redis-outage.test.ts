@@ -1,5 +1,5 @@
 /**
- * A Redis outage does what was chosen for each shared counter (README,
+ * A Redis outage does what was chosen for each shared counter (docs/development.md,
  * Performance): a real redis-server of the test's own is shut down under a
  * little load and started again on the same port. Rate limits keep working
  * per node (fail open, still enforced); log-ins are refused with 503

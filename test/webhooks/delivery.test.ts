@@ -24,7 +24,7 @@ async function receiver(): Promise<Receiver> {
   return r;
 }
 
-/** What a merchant's receiver does (README, "Receiving webhooks"): HMAC over `<timestamp>.<raw body>`, constant-time compare. */
+/** What a merchant's receiver does (docs/api.md, "Receiving webhooks"): HMAC over `<timestamp>.<raw body>`, constant-time compare. */
 function verifies(delivery: ReceivedDelivery, secret: string): boolean {
   const timestamp = String(delivery.headers['x-service-timestamp']);
   const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${timestamp}.${delivery.raw}`).digest('hex')}`);
