@@ -75,6 +75,7 @@ describe.skipIf(!chromiumAvailable)('the Reconciliation card', () => {
 
     await openAs(viewer);
     await card().getByRole('link', { name: lostId }).waitFor();
+    await expect.poll(async () => (await rows()).length, { timeout: 10_000 }).toBe(2);
     const [first, second] = await rows();
     expect(first).toMatch(new RegExp(`^Payment ${lostId} pending lost (now|\\d+ seconds? ago) never gateway_a$`, 'i'));
     expect(second).toMatch(new RegExp(`^Payment ${pendingId} pending in (\\d+ seconds|1 minute) never gateway_a$`, 'i'));
@@ -95,8 +96,8 @@ describe.skipIf(!chromiumAvailable)('the Reconciliation card', () => {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Organizations (operator)', exact: true }).click();
     await card().getByRole('link', { name: lostId }).waitFor();
     await card().getByText('in every environment').waitFor();
-    const [first] = await rows();
-    expect(first).toMatch(new RegExp(`^Payment ${lostId} pending lost .* gateway_a Test organization / Test project · sandbox$`, 'i'));
+    // The card asks again on its own: a read taken while it redraws finds no rows, so the first row is waited for.
+    await expect.poll(async () => (await rows())[0], { timeout: 10_000 }).toMatch(new RegExp(`^Payment ${lostId} pending lost .* gateway_a Test organization / Test project · sandbox$`, 'i'));
     expect(problems).toEqual([]);
     await page.close();
   });
