@@ -30,22 +30,27 @@ const STALLED_MS = 15_000;
 
 type Outcome = { status: string; attempt_count: number; n: string | number };
 
-/** Polls the deliveries' outcomes until all `expected` are finished; fails once none has finished for STALLED_MS. */
+const finishedOf = (rows: Outcome[]) => rows.filter((row) => row.status !== 'PENDING').reduce((sum, row) => sum + Number(row.n), 0);
+const totalOf = (rows: Outcome[]) => rows.reduce((sum, row) => sum + Number(row.n), 0);
+
+/** Waits until all `expected` deliveries are finished, for as long as each wait sees one more finish within STALLED_MS. */
 async function whileProgressing(outcomes: () => Promise<Outcome[]>, expected: number): Promise<Outcome[]> {
   let finished = -1;
-  let progressAt = Date.now();
+  let last: Outcome[] = [];
   for (;;) {
-    const rows = await outcomes();
-    const total = rows.reduce((sum, row) => sum + Number(row.n), 0);
-    const done = rows.filter((row) => row.status !== 'PENDING').reduce((sum, row) => sum + Number(row.n), 0);
-    if (total === expected && done === expected) return rows;
-    if (done > finished) {
-      finished = done;
-      progressAt = Date.now();
-    } else if (Date.now() - progressAt > STALLED_MS) {
-      throw new Error(`deliveries stalled: ${done} of ${expected} finished, none in the last ${STALLED_MS} ms: ${JSON.stringify(rows)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const seen = finished;
+    const rows = await eventually(
+      async () => {
+        last = await outcomes();
+        return finishedOf(last) > seen ? last : undefined;
+      },
+      STALLED_MS,
+      `one more delivery finished within ${STALLED_MS} ms`,
+    ).catch(() => {
+      throw new Error(`deliveries stalled: ${finishedOf(last)} of ${expected} finished, none in the last ${STALLED_MS} ms: ${JSON.stringify(last)}`);
+    });
+    finished = finishedOf(rows);
+    if (totalOf(rows) === expected && finished === expected) return rows;
   }
 }
 
