@@ -74,8 +74,9 @@ describe('the API reference page', () => {
 
     const dir = process.env.REFERENCE_SCREENSHOT_DIR ?? join(tmpdir(), 'payments-reference');
     mkdirSync(dir, { recursive: true });
-    const screenshot = await page.screenshot({ path: join(dir, 'reference-page.png') });
-    expect(screenshot.length).toBeGreaterThan(10_000);
+    // The reference scrolls to the opened operation and draws its sections as they come into view: a shot taken
+    // mid-scroll is nearly blank, so the painted page (a shot of more than 10 kB) is waited for.
+    await expect.poll(async () => (await page.screenshot({ path: join(dir, 'reference-page.png') })).length, { timeout: 15_000 }).toBeGreaterThan(10_000);
     expect(foreign).toEqual([]);
     expect(failures).toEqual([]);
     await page.close();
