@@ -2,15 +2,18 @@
 // The volume benchmark (see bench/README.md): one environment grown from size to size, every request the dashboard,
 // the operator API and /v1 make measured at each, one at a time. From the project root:
 //   npm run bench:volume -- --sizes 10000,500000,2000000 [--samples 30] [--warmups 3] [--no-explain] [--no-build]
-// Needs PostgreSQL (BENCH_PG, default postgres://postgres@127.0.0.1:5432, superuser: it creates the database and loads
-// auto_explain on it) and Redis (REDIS_URL, default redis://127.0.0.1:6379). The database (BENCH_DB, default
-// volume_bench) is dropped first and kept afterwards, to look at; the next run drops it.
+//                           [--reuse] [--seed-only]
+// Needs PostgreSQL (BENCH_PG, default postgres://postgres@127.0.0.1:5432, superuser: it creates the databases and loads
+// auto_explain on them) and Redis (REDIS_URL, default redis://127.0.0.1:6379). Each size has a database of its own,
+// `<BENCH_DB>_<size>` (BENCH_DB default volume_bench), kept afterwards to look at. A run drops and seeds them, unless
+// --reuse finds one already seeded to its size: seeding takes minutes at 2M and may run while the machine is busy
+// (--seed-only), the measurements then on a quiet machine (--reuse).
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { seedEndpoint, seedVolume } from './volume/seed.mjs';
-import { createTenant, rssOf, startService, startSimulator } from './volume/service.mjs';
+import { SIM_CREDENTIALS, createTenant, rssOf, startService, startSimulator } from './volume/service.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -20,6 +23,10 @@ const { values: args } = parseArgs({
     'no-explain': { type: 'boolean', default: false },
     /** Measure the dist/ already built (a re-run of the same commit). */
     'no-build': { type: 'boolean', default: false },
+    /** Measure the databases a previous run seeded to these sizes instead of seeding them again. */
+    reuse: { type: 'boolean', default: false },
+    /** Seed (or find, with --reuse) each size's database and stop: no service measured. */
+    'seed-only': { type: 'boolean', default: false },
   },
 });
 const SIZES = args.sizes.split(',').map(Number);
@@ -161,13 +168,14 @@ async function measureExport(service, tenant, probe) {
   };
 }
 
-/** The dashboard's session of the tenant's owner (made once): the export is a download of the dashboard. */
-let session = null;
+/**
+ * The dashboard's session of the tenant's owner: the export is a download of the dashboard. The owner is made on the
+ * first export of a database (a reused database has it already: 409).
+ */
 async function dashboardSession(service, tenant) {
-  if (session) return session;
   const op = async (procedure, input) => {
     const response = await fetch(`${service.url}/internal/trpc/${procedure}`, { method: 'POST', headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' }, body: JSON.stringify(input) });
-    if (response.status !== 200) throw new Error(`${procedure}: ${response.status} ${await response.text()}`);
+    if (response.status !== 200 && response.status !== 409) throw new Error(`${procedure}: ${response.status} ${await response.text()}`);
   };
   const email = 'owner@loja-exemplo.com.br';
   const password = 'volume bench owner password 1';
@@ -175,8 +183,7 @@ async function dashboardSession(service, tenant) {
   await op('members.add', { organizationId: tenant.organizationId, email, role: 'owner' });
   const login = await fetch(`${service.url}/internal/trpc/auth.login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
   if (login.status !== 200) throw new Error(`auth.login: ${login.status} ${await login.text()}`);
-  session = login.headers.get('set-cookie').split(';')[0];
-  return session;
+  return login.headers.get('set-cookie').split(';')[0];
 }
 
 /** Rows and bytes of the tables that grow with payments (table, indexes and TOAST). */
@@ -209,14 +216,14 @@ async function probeOf(db, environmentId, size) {
  * database only): the service is restarted so its connections load it, each operator request runs once after a marker
  * statement, and the server's log is read back from where it was.
  */
-async function explainPlans(admin, databaseUrl, tenant, probe, serviceOptions) {
-  await admin.query(`alter database ${DB} set session_preload_libraries = 'auto_explain'`);
+async function explainPlans(admin, database, tenant, probe, serviceOptions) {
+  await admin.query(`alter database ${database} set session_preload_libraries = 'auto_explain'`);
   for (const [name, value] of [['log_min_duration', '0'], ['log_analyze', 'on'], ['log_buffers', 'on'], ['log_timing', 'off'], ['log_nested_statements', 'on']]) {
-    await admin.query(`alter database ${DB} set auto_explain.${name} = '${value}'`);
+    await admin.query(`alter database ${database} set auto_explain.${name} = '${value}'`);
   }
   // No background job runs meanwhile, so each group holds only its request's statements.
-  const service = await startService(databaseUrl, { ...serviceOptions, quiet: true });
-  const db = await client(DB);
+  const service = await startService(`${PG}/${database}`, { ...serviceOptions, quiet: true });
+  const db = await client(database);
   const start = statSync(PG_LOG).size;
   try {
     for (const [name, group, request] of requests(service, tenant, probe)) {
@@ -228,7 +235,7 @@ async function explainPlans(admin, databaseUrl, tenant, probe, serviceOptions) {
   } finally {
     await db.end();
     await service.stop();
-    await admin.query(`alter database ${DB} reset all`);
+    await admin.query(`alter database ${database} reset all`);
   }
   const length = statSync(PG_LOG).size - start;
   const buffer = Buffer.alloc(length);
@@ -245,7 +252,7 @@ async function explainPlans(admin, databaseUrl, tenant, probe, serviceOptions) {
   const groups = [];
   let current = null;
   for (const entry of entries) {
-    if (!entry.includes(`@${DB} `) || !entry.includes('plan:')) continue;
+    if (!entry.includes(`@${database} `) || !entry.includes('plan:')) continue;
     if (entry.includes('bench_request')) {
       current = entry.includes("select 'end'") ? null : [];
       if (current) groups.push(current);
@@ -258,50 +265,94 @@ async function explainPlans(admin, databaseUrl, tenant, probe, serviceOptions) {
 
 // ---------------------------------------------------------------------------------------------------------------------
 
+/**
+ * The database of one size, seeded and ready: `{ database, tenant, seedSeconds }`. The tenant made on it (its API key
+ * included: a sandbox key of a benchmark database) is kept in a table of its own, `bench_volume`, with the size it was
+ * seeded to, so --reuse can measure it again.
+ */
+async function prepare(admin, size, simulator) {
+  const database = `${DB}_${size}`;
+  const exists = (await admin.query('select 1 from pg_database where datname = $1', [database])).rowCount > 0;
+  if (exists && args.reuse) {
+    const db = await client(database);
+    try {
+      const { rows: [state] } = await db.query(`select state from bench_volume where (state->>'seededTo')::int = $1`, [size]).catch(() => ({ rows: [] }));
+      if (state) {
+        log(`${database}: reused (seeded to ${size.toLocaleString('en')})`);
+        return { database, tenant: state.state.tenant, seedSeconds: state.state.seedSeconds };
+      }
+    } finally {
+      await db.end();
+    }
+  }
+  await admin.query(`drop database if exists ${database} with (force)`);
+  await admin.query(`create database ${database}`);
+  const service = await startService(`${PG}/${database}`, serviceOptionsOf(database, simulator)); // migrates it
+  let tenant;
+  try {
+    tenant = await createTenant(service);
+  } finally {
+    await service.stop();
+  }
+  const db = await client(database);
+  try {
+    const endpointId = await seedEndpoint(db, tenant.environmentId);
+    const started = Date.now();
+    await seedVolume(db, { environmentId: tenant.environmentId, to: size, now: new Date(), endpointId, progress: (done) => log(`${database}: seeded ${done.toLocaleString('en')} payments`) });
+    log(`${database}: vacuum analyze`);
+    await db.query('vacuum analyze');
+    const seedSeconds = (Date.now() - started) / 1000;
+    await db.query('create table bench_volume (state jsonb not null)');
+    await db.query('insert into bench_volume (state) values ($1)', [{ seededTo: size, tenant, seedSeconds }]);
+    return { database, tenant, seedSeconds };
+  } finally {
+    await db.end();
+  }
+}
+
+/** Each database its own Redis prefix, so rate limits and counters of one size never reach another's. */
+const serviceOptionsOf = (database, simulator) => ({ redisUrl: REDIS, redisPrefix: `${database}_${Date.now().toString(36)}:`, simulatorUrl: simulator.url });
+
 if (!args['no-build']) execFileSync(process.execPath, ['build.mjs'], { stdio: 'inherit' });
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
 const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', 'server'], { encoding: 'utf8' }).trim() !== '';
 const admin = await client('postgres');
-await admin.query(`drop database if exists ${DB} with (force)`);
-await admin.query(`create database ${DB}`);
-const databaseUrl = `${PG}/${DB}`;
 const simulator = await startSimulator();
-const serviceOptions = { redisUrl: REDIS, redisPrefix: `${DB}_${Date.now().toString(36)}:`, simulatorUrl: simulator.url };
-let service = await startService(databaseUrl, serviceOptions); // migrates the new database
-const tenant = await createTenant(service);
-const db = await client(DB);
-const endpointId = await seedEndpoint(db, tenant.environmentId);
 const results = [];
-let seeded = 0;
-let probe = null;
-const now = new Date();
+let last = null;
+let service = null;
 try {
   for (const size of SIZES) {
-    await service.stop();
-    const seedStarted = Date.now();
-    await seedVolume(db, { environmentId: tenant.environmentId, from: seeded, to: size, now, endpointId, progress: (done) => log(`seeded ${done.toLocaleString('en')} payments`) });
-    seeded = size;
-    log('vacuum analyze');
-    await db.query('vacuum analyze');
-    const seedSeconds = (Date.now() - seedStarted) / 1000;
-    service = await startService(databaseUrl, serviceOptions);
-    probe = await probeOf(db, tenant.environmentId, size);
-    const rows = await measure(service, tenant, probe);
-    log('export');
-    const exported = await measureExport(service, tenant, probe);
-    const stored = await sizes(db);
-    const result = { size, commit, dirty, seedSeconds, rows, exported, stored };
-    results.push(result);
-    console.log(JSON.stringify(result));
+    const prepared = await prepare(admin, size, simulator);
+    if (args['seed-only']) continue;
+    const { database, tenant, seedSeconds } = prepared;
+    // Every size starts from a fresh node, as after a deploy; the simulator's address may differ from the seeding run's.
+    service = await startService(`${PG}/${database}`, serviceOptionsOf(database, simulator));
+    execFileSync(process.execPath, ['bin/payments-admin.js', '--url', service.url, '--token', service.token, '--json', 'gateway', 'set', '--env', tenant.environmentId, '--gateway', 'gateway_a', '--base-url', simulator.url, '--credentials', JSON.stringify(SIM_CREDENTIALS)], { stdio: 'ignore' });
+    const db = await client(database);
+    try {
+      const probe = await probeOf(db, tenant.environmentId, size);
+      const rows = await measure(service, tenant, probe);
+      log('export');
+      const exported = await measureExport(service, tenant, probe);
+      const stored = await sizes(db);
+      const result = { size, commit, dirty, seedSeconds, rows, exported, stored };
+      results.push(result);
+      console.log(JSON.stringify(result));
+      last = { database, tenant, probe };
+    } finally {
+      await db.end();
+      await service.stop();
+      service = null;
+    }
   }
-  await service.stop();
-  service = null;
-  const plans = args['no-explain'] ? null : await explainPlans(admin, databaseUrl, tenant, probe, serviceOptions);
-  report(results, plans);
+  if (!args['seed-only']) {
+    const plans = args['no-explain'] ? null : await explainPlans(admin, last.database, last.tenant, last.probe, serviceOptionsOf(last.database, simulator));
+    report(results, plans);
+  }
 } finally {
   await service?.stop();
   await simulator.stop();
-  await db.end();
   await admin.end();
 }
 
@@ -331,7 +382,7 @@ function report(results, plans) {
   console.log(`\n| stored at ${last.size.toLocaleString('en')} | rows | total bytes | bytes per row |\n|---|---|---|---|`);
   for (const t of last.stored.tables) console.log(`| ${t.table} | ${t.rows.toLocaleString('en')} | ${(t.bytes / 2 ** 20).toFixed(0)} MiB | ${t.bytesPerRow.toLocaleString('en')} |`);
   console.log(`| (database) | | ${(last.stored.databaseBytes / 2 ** 20).toFixed(0)} MiB | |`);
-  console.log(`\nSeeding: ${results.map((r) => `${r.size.toLocaleString('en')} in ${r.seedSeconds.toFixed(0)} s`).join(', ')} (each size grows the previous one).`);
+  console.log(`\nSeeding: ${results.map((r) => `${r.size.toLocaleString('en')} in ${r.seedSeconds.toFixed(0)} s`).join(', ')} (each size in a database of its own; a reused database shows the seeding of the run that made it).`);
   if (!plans) return;
   console.log(`\n## Plans at ${last.size.toLocaleString('en')} (auto_explain, actual rows), in request order\n`);
   let n = 0;

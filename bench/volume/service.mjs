@@ -51,7 +51,7 @@ export const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/pro
 
 const TOKEN = 'volume-bench-admin-token-0123456789abcdef0123';
 const MASTER_KEY = Buffer.alloc(32, 9).toString('base64');
-const SIM_CREDENTIALS = { secretKey: 'sk_sim_volume_key_0001', webhookSecret: 'whsec_sim_volume_secret' };
+export const SIM_CREDENTIALS = { secretKey: 'sk_sim_volume_key_0001', webhookSecret: 'whsec_sim_volume_secret' };
 
 /** The gateway_a sandbox simulator, for the whole run (the tenant's gateway account names its address). */
 export async function startSimulator() {
@@ -72,7 +72,8 @@ export async function startService(databaseUrl, { redisUrl, redisPrefix, simulat
     ...(quiet ? { WEBHOOK_DISPATCHER: 'false', RECONCILIATION: 'false' } : {}),
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitHttp(`${url}/readyz`, service);
+  // Generous: on a reused database a newer build first runs its migrations, an index over millions of rows included.
+  await waitHttp(`${url}/readyz`, service, 30 * 60_000);
   return {
     url, token: TOKEN, pid: service.pid, simulatorUrl,
     stop: async () => {
