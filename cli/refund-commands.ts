@@ -5,6 +5,7 @@
  * and `show` tells later whether it succeeded or failed.
  */
 import { InvalidArgumentError, type Command } from 'commander';
+import { PAGE_SIZE } from '../server/admin/inputs/listing';
 import { CliError } from './errors';
 import type { Columns } from './output';
 import { examples, type CliTools } from './tools';
@@ -68,7 +69,8 @@ export function registerRefundCommands(program: Command, { client, run }: CliToo
       .action(run(async (o: { env?: string; payment?: string }) => {
         if (!o.env && !o.payment) throw new CliError('usage', 'refund list needs --env <environmentId> or --payment <paymentId>');
         const environmentId = o.env ?? (await environmentOf(o.payment!));
-        return client().refunds.list.query({ environmentId, ...(o.payment ? { paymentId: o.payment } : {}) });
+        // The newest page of the largest size the list gives (a payment has a few refunds; an environment's newest are shown).
+        return (await client().refunds.list.query({ environmentId, ...(o.payment ? { paymentId: o.payment } : {}), limit: PAGE_SIZE.max })).items;
       }, COLUMNS)),
     'refund list --payment pay_…',
     "--json refund list --env env_… | jq -r '.[] | select(.status == \"failed\") | .id'",

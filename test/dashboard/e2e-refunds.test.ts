@@ -132,7 +132,7 @@ describe.skipIf(!chromiumAvailable)('refunds on the payment page', { timeout: 24
     await page.screenshot({ path: `${SHOTS}/refund-confirm.png` });
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'hidden' });
-    expect((await sandboxed.service.admin.refunds.list({ environmentId, paymentId: paidId })).length).toBe(0);
+    expect((await sandboxed.service.admin.refunds.list({ environmentId, paymentId: paidId })).items.length).toBe(0);
 
     confirm = await askRefund('20', 'one item returned');
     await confirm.getByRole('button', { name: money(2000) }).click();

@@ -47,7 +47,7 @@ describe('refunds in the operator API', () => {
     await expect(admin().refunds.create({ environmentId: other.environmentId, paymentId: payment.id })).rejects.toMatchObject({ message: expect.stringContaining(`No payment ${payment.id}`) });
     const pending = await t.api('POST', '/v1/payments', { amount: 1000, method: 'pix', externalId: uniqueId('unpaid'), customer: { name: 'Ana', email: 'ana@example.com', document: '52998224725' } });
     await expect(admin().refunds.create({ environmentId: world.tenant.environmentId, paymentId: pending.body.id })).rejects.toMatchObject({ message: expect.stringContaining('Only a paid payment can be refunded') });
-    expect(await admin().refunds.list({ environmentId: other.environmentId })).toEqual([]);
+    expect((await admin().refunds.list({ environmentId: other.environmentId })).items).toEqual([]);
   });
 
   it('refunds.list (an environment\'s, or one payment\'s, newest first) and refunds.get', async () => {
@@ -55,9 +55,9 @@ describe('refunds in the operator API', () => {
     const environmentId = world.tenant.environmentId;
     const a = await admin().refunds.create({ environmentId, paymentId: payment.id, amount: 500 });
     const b = await admin().refunds.create({ environmentId, paymentId: payment.id, amount: 700 });
-    const ofPayment = await admin().refunds.list({ environmentId, paymentId: payment.id });
+    const ofPayment = (await admin().refunds.list({ environmentId, paymentId: payment.id })).items;
     expect(ofPayment.map((refund) => refund.id)).toEqual([b.id, a.id]);
-    const all = await admin().refunds.list({ environmentId });
+    const all = (await admin().refunds.list({ environmentId })).items;
     expect(all.map((refund) => refund.id)).toEqual(expect.arrayContaining([a.id, b.id]));
     expect(all.every((refund) => refund.id.startsWith('ref_'))).toBe(true);
     await t.atGateway('gateway_a', a as { id: string; gatewayRef: string }, 'settle');

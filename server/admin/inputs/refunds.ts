@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { CreateRefundInput } from '../../contract/schemas/refund';
 import { RecordId } from '../../contract/schemas/text';
+import { page } from './listing';
 
 /**
  * A refund made by a person (dashboard, CLI): the public create's fields for
@@ -20,6 +21,8 @@ export const ListRefundsInput = z.strictObject({
   environmentId: RecordId,
   /** Only this payment's refunds. */
   paymentId: RecordId.optional(),
+  /** A page at a time, newest first (keyset cursor, as the payments list). */
+  ...page,
 });
 
 export const GetRefundInput = z.strictObject({ refundId: RecordId });
