@@ -289,7 +289,7 @@ export interface Config {
     payments_cancel: number;
     default: number;
   };
-  /** Routing's circuit breaker per gateway and environment (domain/gateway-health.ts). */
+  /** Routing's circuit breaker per gateway and environment (domain/routing/health.ts). */
   routingBreaker: { consecutive: number; failureRate: number; minCalls: number; windowMs: number; cooldownMs: number };
   /** Background reconciliation (server/domain/reconciliation). */
   reconciliation: {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Database } from './db/orm';
-import type { GatewayDirectory } from './domain/routing';
+import type { GatewayDirectory } from './domain/routing/directory';
 import type { SecretBox } from './domain/secret-box';
 import type { SandboxSimulators } from './domain/sandbox-seam';
 import type { ApiKeyCache } from './domain/authenticate';

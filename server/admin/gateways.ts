@@ -9,7 +9,7 @@
 import { configureGateway, gatewayForms, listGatewayAccounts, listRoutes, removeRoute, setGatewayEnabled, setRoute } from '../domain/gateway-accounts';
 import { environmentAccess } from './access';
 import { ConfigureGatewayInput, EnvironmentRef, ExplainRouteInput, RemoveRouteInput, SetGatewayEnabledInput, SetRouteInput } from './inputs/gateways';
-import { explainRoute, routingHealth } from '../domain/routing-views';
+import { explainRoute, routingHealth } from '../domain/routing/views';
 import { adminProcedure, adminT as t } from './procedure';
 import { gatewayBefore, routeBefore } from '../domain/audit/snapshots';
 import { audited, scopeOf } from './audited';

@@ -12,7 +12,7 @@ import { syncPayment } from '../domain/payments/sync';
 import { paymentBody } from '../domain/payments/view';
 import { paymentActionOptions } from '../domain/action-options';
 import { PaymentTraceInput } from './inputs/gateways';
-import { paymentTrace } from '../domain/routing-views';
+import { paymentTrace } from '../domain/routing/views';
 
 export const paymentsRouter = t.router({
   list: adminProcedure.input(PaymentListInput).query(async ({ ctx, input }) => {

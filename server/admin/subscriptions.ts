@@ -12,7 +12,7 @@ import { syncSubscription } from '../domain/subscriptions/sync';
 import { subscriptionBody } from '../domain/subscriptions/view';
 import { subscriptionActionOptions } from '../domain/action-options';
 import { SubscriptionTraceInput } from './inputs/gateways';
-import { subscriptionTrace } from '../domain/routing-views';
+import { subscriptionTrace } from '../domain/routing/views';
 
 export const subscriptionsRouter = t.router({
   list: adminProcedure.input(SubscriptionListInput).query(async ({ ctx, input }) => {

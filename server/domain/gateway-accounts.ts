@@ -14,8 +14,8 @@ import type { Services } from '../services';
 import { raises } from './raises';
 import { notFound, operatorRefusal, Refusal } from './refusal';
 import { loadEnvironment } from './tenancy';
-import { ruleGateways } from './routing';
-import type { RuleGateway } from './routing-trace';
+import { ruleGateways } from './routing/rules';
+import type { RuleGateway } from './routing/trace';
 
 /** Where a gateway sends its notifications for this account. */
 export const inboundWebhookUrl = (services: Services, account: Pick<GatewayAccount, 'id' | 'gateway'>): string =>

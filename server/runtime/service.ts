@@ -25,8 +25,9 @@ import { connectSharedStore } from './redis';
 import { localTenancyEpoch, redisTenancyEpoch } from './tenancy-epochs';
 import { ApiKeyCache, CACHE_TTL_MS } from '../domain/authenticate';
 import type { Services } from '../services';
-import { GatewayDirectory } from '../domain/routing';
-import { GatewayHealth } from '../domain/gateway-health';
+import { GatewayDirectory } from '../domain/routing/directory';
+import { GatewayHealth } from '../domain/routing/health';
+import { createMemoryHealthStore, createRedisHealthStore } from './gateway-health-stores';
 import { SecretBox } from '../domain/secret-box';
 import { WebhookDispatcher } from '../webhooks/dispatcher';
 import { Reconciler } from '../domain/reconciliation/reconciler';
@@ -98,8 +99,8 @@ export async function startService(config: Config, log: Logger, options: { now?:
   // Gateway calls pass the same address guard as webhook deliveries, at connect time (production; see gatewayUrlPolicy).
   const connector = gatewayUrlPolicy(config).allowLocal ? undefined : guardedConnector(webhooks.resolveHost, config.gatewayTimeouts.connectMs);
   // The breaker's state is shared through Redis when configured; a probe may take the gateway's whole timeout.
-  const health = new GatewayHealth(config.routingBreaker, config.gatewayTimeouts.totalMs + 1_000, shared);
-  const gateways = new GatewayDirectory(secrets, { timeouts: config.gatewayTimeouts, connector }, Date.now, health);
+  const health = new GatewayHealth(config.routingBreaker, config.gatewayTimeouts.totalMs + 1_000, shared ? createRedisHealthStore(shared) : createMemoryHealthStore());
+  const gateways = new GatewayDirectory(secrets, health, { timeouts: config.gatewayTimeouts, connector });
   const services: Services = { config, log, db, rateLimiter, loginThrottle, apiKeys, mailer, secrets, gateways, outbox: { notify: () => {} }, webhooks, publicUrl: () => publicUrl, sandbox: null, now: options.now ?? (() => new Date()) };
   // The dispatcher replaces the no-op outbox; without it (WEBHOOK_DISPATCHER=false) another instance delivers.
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(services) : null;

@@ -2,15 +2,15 @@
  * The registration lease (domain/registration/lease.ts), on the real
  * database: who may call the gateway for a row that is not registered yet,
  * what the others wait for, and what a failed call leaves behind
- * (registration/fallback.ts).
+ * (routing/fallback.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityManager } from '../../server/db/orm';
 import { Payment } from '../../server/domain/payments/payment';
 import { paymentRegistration } from '../../server/domain/payments/create';
-import { registerRouted } from '../../server/domain/registration/fallback';
+import { registerRouted } from '../../server/domain/routing/fallback';
 import { awaitRegistration } from '../../server/domain/registration/lease';
-import type { RoutingTrace } from '../../server/domain/routing-trace';
+import type { RoutingTrace } from '../../server/domain/routing/trace';
 import { Refusal } from '../../server/domain/refusal';
 import type { CreatePaymentInput, GatewayAdapter } from '../../server/gateways';
 import { GatewayFailure } from '../../server/gateways/errors';
@@ -124,7 +124,7 @@ describe('awaitRegistration', () => {
 
 /**
  * What a gateway call's failure leaves behind on the path creates run
- * (registration/fallback.ts, registerRouted), with one candidate: the
+ * (routing/fallback.ts, registerRouted), with one candidate: the
  * registration steps of a payment, an adapter whose createPayment fails.
  */
 describe('registerRouted with a failing gateway', () => {

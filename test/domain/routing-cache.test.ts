@@ -1,10 +1,10 @@
 /**
- * The routing cache on its own (domain/routing.ts), on the real database:
+ * The routing cache on its own (domain/routing/directory.ts), on the real database:
  * a directory of its own plays another node, whose cache the operator's
  * changes through this service do not invalidate.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CACHE_TTL_MS, GatewayDirectory } from '../../server/domain/routing';
+import { CACHE_TTL_MS, GatewayDirectory } from '../../server/domain/routing/directory';
 import { Refusal } from '../../server/domain/refusal';
 import { simulatorCredentials } from '../support/gateways';
 import { startTestService, type TestService } from '../support/service';
@@ -26,7 +26,7 @@ async function otherNode() {
   }
   await service.admin.routing.set({ environmentId, method: 'PIX', gateway: 'gateway_a' });
   let now = 1_000_000;
-  const directory = new GatewayDirectory(service.services.secrets, {}, () => now);
+  const directory = new GatewayDirectory(service.services.secrets, service.services.gateways.health, {}, () => now);
   return {
     environmentId,
     directory,

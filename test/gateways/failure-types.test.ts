@@ -2,14 +2,14 @@
  * What a failed gateway call is, as data (gateways/errors.ts): its kind, how
  * the connection broke or which status the gateway answered, and whether
  * asking again may work; and what routing fallback makes of it
- * (registration/availability.ts). Against the three simulators over real
+ * (routing/availability.ts). Against the three simulators over real
  * sockets, no service started.
  */
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_NAMES } from '../../server/contract/enums';
 import type { Fault } from '../../server/contract/sandbox-controls';
-import { unavailability, type Unavailability } from '../../server/domain/registration/availability';
+import { unavailability, type Unavailability } from '../../server/domain/routing/availability';
 import { GatewayFailure, type TransportFailure } from '../../server/gateways/errors';
 import { createGatewayAdapter } from '../../server/gateways/index';
 import type { GatewayAdapter } from '../../server/gateways/adapter';

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { splitBucket, tryOrder } from '../../server/domain/routing';
+import { splitBucket, tryOrder } from '../../server/domain/routing/rules';
 import { call, validPayment } from '../support/http';
 import { startSandbox, type Sandbox } from '../support/gateways';
 import { startTestService, type TestService } from '../support/service';

@@ -8,7 +8,7 @@
 import { Badge, Card, Table, Text, Title } from '@mantine/core';
 import { DataTable } from '../ui/DataTable';
 import { formatDateTime } from '../ui/format';
-import type { AttemptOutcome, OrphanFate } from '../../../server/domain/routing-trace';
+import type { AttemptOutcome, OrphanFate } from '../../../server/domain/routing/trace';
 import type { Outputs } from '../api/client';
 import { ruleSummary } from './routing-rule';
 

@@ -15,7 +15,7 @@ export const RoutingRuleSchema = defineEntity({
     method: p.enum(ROUTING_METHODS).primary(),
     /** The list's first gateway (the primary), kept for readers of one gateway. */
     gateway: p.enum(GATEWAY_NAMES),
-    /** domain/routing-trace.ts `RuleGateway[]`, spelled out here: storage does not import the domain. */
+    /** domain/routing/trace.ts `RuleGateway[]`, spelled out here: storage does not import the domain. */
     gateways: p.json<{ gateway: GatewayName; weight: number | null }[]>(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -14,7 +14,7 @@ import { gatewayAccountView } from '../gateway-accounts';
 import { invitationView } from '../people/invitations';
 import { memberView } from '../people/members';
 import { userView } from '../people/users';
-import { ruleGateways } from '../routing';
+import { ruleGateways } from '../routing/rules';
 import { organizationView } from '../tenancy';
 
 export async function organizationBefore(em: EntityManager, organizationId: string) {

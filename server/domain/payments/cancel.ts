@@ -8,7 +8,7 @@ import type { Payment } from './payment';
 import { GATEWAY_CALLS } from '../gateway-calls';
 import { raises } from '../raises';
 import type { RequestContext } from '../request-context';
-import { ROUTE_EXISTING } from '../routing';
+import { ROUTE_EXISTING } from '../routing/directory';
 import { applyPaymentSnapshot } from './apply-snapshot';
 import { FIND_PAYMENT, findPayment } from './repository';
 import { assertCancelable, CANCEL_RULES } from './payment';

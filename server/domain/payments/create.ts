@@ -16,11 +16,11 @@ import { assertPaymentFitsGateway, GATEWAY_REQUIREMENTS } from '../gateway-requi
 import { raises } from '../raises';
 import { assertReturnUrlAllowed, RETURN_URL } from '../return-url';
 import { answerWinner, CREATE_ONCE, insertWithLease, replayExisting, type Created, type RegistrationSteps } from '../registration/create-once';
-import { registerRouted, type OrphanSweep } from '../registration/fallback';
-import { startTrace, unfitReason } from '../registration/routed';
+import { registerRouted, type OrphanSweep } from '../routing/fallback';
+import { startTrace, unfitReason } from '../routing/candidates';
 import { gatewayIdempotencyKey, requestFingerprint } from '../registration/idempotency';
 import type { RequestContext } from '../request-context';
-import { ROUTE_NEW } from '../routing';
+import { ROUTE_NEW } from '../routing/directory';
 import { Payment } from './payment';
 import { paymentByExternalId } from './repository';
 import { watchOrphans } from '../reconciliation/orphan-reports';

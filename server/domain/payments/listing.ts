@@ -1,5 +1,5 @@
 /** The dashboard's payments: a filtered, cursor-paginated list and one payment with its timeline. */
-import { traceView } from '../routing-views';
+import { traceView } from '../routing/views';
 import { raw, type FilterQuery } from '@mikro-orm/core';
 import type { GatewayName, PaymentMethod, PaymentStatus } from '../../contract/enums';
 import { Payment } from './payment';

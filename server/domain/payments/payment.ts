@@ -13,7 +13,7 @@ import type { DomainEvent, PaymentEventType } from '../events';
 import { newId } from '../../contract/ids';
 import { raises } from '../raises';
 import { registrationColumns } from '../registration/columns';
-import type { RoutingAttempt, RoutingTrace } from '../routing-trace';
+import type { RoutingAttempt, RoutingTrace } from '../routing/trace';
 import { newestApplied, orderOfReport, type GatewayReport, type ReportOrder } from '../report-order';
 
 /** How a payment may end without its gateway's word (decision 28). */

@@ -11,7 +11,7 @@ import type { Services } from '../../services';
 import { GATEWAY_CALLS, lostByTheGateway } from '../gateway-calls';
 import { raises } from '../raises';
 import type { RequestContext } from '../request-context';
-import { ROUTE_EXISTING } from '../routing';
+import { ROUTE_EXISTING } from '../routing/directory';
 import { applyPaymentSnapshot } from './apply-snapshot';
 import { FIND_PAYMENT, findPayment } from './repository';
 import { recordLostAtGateway } from '../reconciliation/lost';

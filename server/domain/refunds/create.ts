@@ -26,7 +26,7 @@ import { gatewayIdempotencyKey, requestFingerprint } from '../registration/idemp
 import { leaseEnd } from '../registration/lease';
 import { firstReadAt } from '../reconciliation/schedule';
 import type { RequestContext } from '../request-context';
-import { ROUTE_EXISTING } from '../routing';
+import { ROUTE_EXISTING } from '../routing/directory';
 import type { Created } from '../registration/create-once';
 import { Refund } from './refund';
 import { awaitRefundRegistration, REFUND_REGISTRATION, registerRefund } from './registration';

@@ -22,7 +22,7 @@ import { raises } from '../raises';
 import { Refusal } from '../refusal';
 import { commitRegistration, type CompanionInsert } from '../registration/commit';
 import { leaseEnd } from '../registration/lease';
-import { ROUTE_EXISTING } from '../routing';
+import { ROUTE_EXISTING } from '../routing/directory';
 import { Refund } from './refund';
 
 const POLL_MS = 100;

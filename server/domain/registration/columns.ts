@@ -8,7 +8,7 @@ import { p, type InferEntityFromProperties, type Opt } from '@mikro-orm/core';
 import { GATEWAY_NAMES } from '../../contract/enums';
 import { TEXT_LIMITS } from '../../contract/limits';
 import { Environment } from '../../db/entities';
-import type { RoutingTrace } from '../routing-trace';
+import type { RoutingTrace } from '../routing/trace';
 
 /** The first background read of a new resource, a minute after it was created. */
 export const FIRST_RECONCILIATION_MS = 60_000;

@@ -3,7 +3,7 @@
  * externalId), as steps a use case calls in order:
  *
  *   replayExisting → (the use case's checks, quota, routing) → insertWithLease
- *   → registerRouted (fallback.ts: the gateway call, then commit.ts)
+ *   → registerRouted (routing/fallback.ts: the gateway call, then commit.ts)
  *
  * The unique constraint, not a read-then-write, decides races: the request
  * whose insert lands holds the registration lease and calls the gateway with
@@ -19,11 +19,11 @@ import { newRowColumns, tableOf } from '../../db/rows';
 import type { RequestContext } from '../request-context';
 import type { Services } from '../../services';
 import { raises } from '../raises';
-import { ROUTE_EXISTING } from '../routing';
+import { ROUTE_EXISTING } from '../routing/directory';
 import type { GatewayResource } from './columns';
 import { firstReadAt } from '../reconciliation/schedule';
-import type { RoutingTrace } from '../routing-trace';
-import { REGISTER_ROUTED, registerRouted, type OrphanSweep } from './fallback';
+import type { RoutingTrace } from '../routing/trace';
+import { REGISTER_ROUTED, registerRouted, type OrphanSweep } from '../routing/fallback';
 import type { RegistrationSteps } from './steps';
 
 export type { RegistrationSteps } from './steps';
@@ -127,7 +127,7 @@ export async function completeRegistration<T extends GatewayResource, R, S>(em: 
   const route = await services.gateways.forExisting(em, current.environment.id, current.gateway);
   const request = services.secrets.openJson<R>(current.pendingRequestSealed!);
   const routed = current as T & { routingTrace?: RoutingTrace | null };
-  // Never another gateway: the first attempt's outcome here is unknown (fallback.ts). The trace gets this attempt.
+  // Never another gateway: the first attempt's outcome here is unknown (routing/fallback.ts). The trace gets this attempt.
   const trace: RoutingTrace = routed.routingTrace ? structuredClone(routed.routingTrace) : { method: methodOf(current), rule: [], candidates: [], attempts: [], chosen: null, reason: 'created before routing traces were kept' };
   return registerRouted({ em, services }, steps, routed, [{ route, request }], trace, NO_ORPHANS);
 }

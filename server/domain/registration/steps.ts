@@ -1,4 +1,4 @@
-/** How one kind of resource is registered at its gateway: shared by create-once.ts and fallback.ts. */
+/** How one kind of resource is registered at its gateway: shared by create-once.ts and routing/fallback.ts. */
 import type { EntityClass } from '@mikro-orm/core';
 import type { OneRowReader } from '../../db/one-row';
 import type { GatewayAdapter } from '../../gateways';

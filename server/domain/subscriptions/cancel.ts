@@ -13,7 +13,7 @@ import { GATEWAY_CALLS } from '../gateway-calls';
 import { applyLocked } from '../locked-apply';
 import { raises } from '../raises';
 import type { RequestContext } from '../request-context';
-import { ROUTE_EXISTING } from '../routing';
+import { ROUTE_EXISTING } from '../routing/directory';
 import { FIND_SUBSCRIPTION, findSubscription } from './repository';
 
 export const CANCEL_SUBSCRIPTION = raises(['already_canceled', 'invalid_input', 'missing_gateway_ref'], FIND_SUBSCRIPTION, ROUTE_EXISTING, GATEWAY_CALLS.cancelSubscription);

@@ -15,12 +15,12 @@ import { assertMatchesPlan, GATEWAY_REQUIREMENTS, subscriptionPlanFor } from '..
 import { raises } from '../raises';
 import { assertReturnUrlAllowed, RETURN_URL } from '../return-url';
 import { answerWinner, CREATE_ONCE, insertWithLease, replayExisting, type Created, type RegistrationSteps } from '../registration/create-once';
-import { registerRouted, type Candidate, type OrphanSweep } from '../registration/fallback';
-import { startTrace, unfitReason } from '../registration/routed';
+import { registerRouted, type Candidate, type OrphanSweep } from '../routing/fallback';
+import { startTrace, unfitReason } from '../routing/candidates';
 import { gatewayIdempotencyKey, requestFingerprint } from '../registration/idempotency';
 import type { RequestContext } from '../request-context';
 import { subscriptionByExternalId } from './repository';
-import { ROUTE_NEW, type Route } from '../routing';
+import { ROUTE_NEW, type Route } from '../routing/directory';
 import { isRefusal, Refusal } from '../refusal';
 import { initialSubscriptionStatus } from './subscription';
 

@@ -1,5 +1,5 @@
 /** The dashboard's subscriptions: a filtered, cursor-paginated list and one subscription with its timeline and charges. */
-import { traceView } from '../routing-views';
+import { traceView } from '../routing/views';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { GatewayName, SubscriptionStatus } from '../../contract/enums';
 import { Payment } from '../payments/payment';

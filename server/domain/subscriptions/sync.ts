@@ -21,7 +21,7 @@ import { applyLocked } from '../locked-apply';
 import { raises } from '../raises';
 import type { RequestContext } from '../request-context';
 import { recordLostAtGateway } from '../reconciliation/lost';
-import { ROUTE_EXISTING } from '../routing';
+import { ROUTE_EXISTING } from '../routing/directory';
 import { FIND_SUBSCRIPTION, findSubscription, storedSubscription } from './repository';
 
 export const SYNC_SUBSCRIPTION = raises(['missing_gateway_ref'], FIND_SUBSCRIPTION, ROUTE_EXISTING, GATEWAY_CALLS.getSubscription, GATEWAY_CALLS.cancelSubscription);

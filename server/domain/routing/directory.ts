@@ -4,20 +4,20 @@
  * The configuration is read on every create, so it is cached per environment:
  * operator changes through this process invalidate it at once; other nodes
  * see them within CACHE_TTL_MS. Each gateway's health and circuit breaker
- * live in `health` (gateway-health.ts); the order of one create is `plan`,
- * the dry run of it `explain`.
+ * live in `health` (health.ts), a rule's order and weights in rules.ts; the
+ * order of one create is `plan`, the dry run of it `explain`.
  */
-import { createHash } from 'node:crypto';
-import type { GatewayName, PaymentMethod, RoutingMethod } from '../contract/enums';
-import { Refusal } from './refusal';
-import { GatewayAccount, RoutingRule } from '../db/entities';
-import type { EntityManager } from '../db/orm';
-import { observedGatewayCalls } from './gateway-calls';
-import { createGatewayAdapter, gatewayCapabilities, type GatewayAdapter, type GatewayTransport } from '../gateways';
-import { raises } from './raises';
-import type { SecretBox } from './secret-box';
-import { DEFAULT_BREAKER, GatewayHealth } from './gateway-health';
-import type { CandidateState, RoutingCandidate, RuleGateway } from './routing-trace';
+import type { GatewayName, PaymentMethod, RoutingMethod } from '../../contract/enums';
+import { Refusal } from '../refusal';
+import { GatewayAccount, RoutingRule } from '../../db/entities';
+import type { EntityManager } from '../../db/orm';
+import { observedGatewayCalls } from '../gateway-calls';
+import { createGatewayAdapter, gatewayCapabilities, type GatewayAdapter, type GatewayTransport } from '../../gateways';
+import { raises } from '../raises';
+import type { SecretBox } from '../secret-box';
+import type { GatewayHealth } from './health';
+import { ruleGateways, tryOrder } from './rules';
+import type { CandidateState, RoutingCandidate, RuleGateway } from './trace';
 
 export const CACHE_TTL_MS = 5_000;
 
@@ -76,46 +76,18 @@ export interface RoutingExplanation {
   reason: string;
 }
 
-/** A rule's gateways; a row written before lists existed names its one gateway. */
-export const ruleGateways = (rule: Pick<RoutingRule, 'gateway' | 'gateways'>): RuleGateway[] =>
-  rule.gateways && rule.gateways.length > 0 ? rule.gateways.map(({ gateway, weight }) => ({ gateway, weight: weight ?? null })) : [{ gateway: rule.gateway, weight: null }];
-
-/**
- * Where a weighted rule sends this externalId: a hash of the environment,
- * method and externalId into 0-99, laid over the weights in rule order, so
- * the split follows the weights and every retry of an externalId picks the
- * same gateway. The others follow in rule order (the fallbacks). Without
- * weights, or without an externalId (the dry run), the rule's order.
- */
-export function tryOrder(rule: RuleGateway[], environmentId: string, method: RoutingMethod, externalId?: string): { order: RuleGateway[]; reason: string } {
-  const weighted = rule.some((g) => g.weight !== null);
-  if (!weighted) return { order: rule, reason: rule.length > 1 ? `rule order: ${rule.map((g) => g.gateway).join(' then ')}` : `the rule names ${rule[0]!.gateway}` };
-  const split = rule.map((g) => `${g.gateway} ${g.weight ?? 0}%`).join(', ');
-  if (externalId === undefined) return { order: rule, reason: `weighted (${split}): each externalId goes where its hash falls; pass an externalId to see where one goes` };
-  const bucket = splitBucket(environmentId, method, externalId);
-  let upTo = 0;
-  const pick = rule.find((g) => (upTo += g.weight ?? 0) > bucket) ?? rule.find((g) => (g.weight ?? 0) > 0) ?? rule[0]!;
-  return { order: [pick, ...rule.filter((g) => g !== pick)], reason: `weighted (${split}): this externalId falls at ${bucket} of 100, on ${pick.gateway}` };
-}
-
-/** 0-99, stable for one (environment, method, externalId). */
-export function splitBucket(environmentId: string, method: RoutingMethod, externalId: string): number {
-  const digest = createHash('sha256').update(`${environmentId}\u0000${method}\u0000${externalId}`).digest();
-  return Math.floor((digest.readUInt32BE(0) / 0x1_0000_0000) * 100);
-}
-
 export class GatewayDirectory {
   private readonly routing = new Map<string, EnvironmentRouting>();
   private readonly adapters = new Map<string, { version: number; adapter: GatewayAdapter }>();
 
   constructor(
     private readonly secrets: SecretBox,
+    /** Each gateway's recent outcomes and its circuit breaker, per environment. */
+    readonly health: GatewayHealth,
     /** Timeouts, and in production the connector that refuses non-public addresses. */
     private readonly transport: GatewayTransport = {},
     /** Milliseconds now, for the cache's age. */
     private readonly clock: () => number = Date.now,
-    /** Each gateway's recent outcomes and its circuit breaker, per environment. */
-    readonly health: GatewayHealth = new GatewayHealth(DEFAULT_BREAKER, 11_000, null),
   ) {}
 
   /**

@@ -5,7 +5,7 @@
  * Stored with the payment or subscription for operators (never in the public
  * resource). Types only, so the dashboard can import them.
  */
-import type { GatewayName, RoutingMethod } from '../contract/enums';
+import type { GatewayName, RoutingMethod } from '../../contract/enums';
 
 /** One gateway of a rule: its place in the list is its fallback order; a weight (0-100, all summing to 100) splits new creates. */
 export interface RuleGateway {

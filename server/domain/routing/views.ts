@@ -3,15 +3,15 @@
  * each gateway's health, and the routing trace of one payment or
  * subscription. Never part of the public resource.
  */
-import type { GatewayName, RoutingMethod } from '../contract/enums';
-import { GatewayAccount } from '../db/entities';
-import type { EntityManager } from '../db/orm';
-import type { Services } from '../services';
-import { Payment } from './payments/payment';
-import { notFound } from './refusal';
-import type { RoutingTrace } from './routing-trace';
-import { Subscription } from './subscriptions/subscription';
-import { loadEnvironment } from './tenancy';
+import type { GatewayName, RoutingMethod } from '../../contract/enums';
+import { GatewayAccount } from '../../db/entities';
+import type { EntityManager } from '../../db/orm';
+import type { Services } from '../../services';
+import { Payment } from '../payments/payment';
+import { notFound } from '../refusal';
+import type { RoutingTrace } from './trace';
+import { Subscription } from '../subscriptions/subscription';
+import { loadEnvironment } from '../tenancy';
 
 export async function explainRoute(em: EntityManager, services: Services, input: { environmentId: string; method: RoutingMethod; externalId?: string }) {
   await loadEnvironment(em, input.environmentId);

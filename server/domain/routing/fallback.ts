@@ -41,13 +41,13 @@ import { gatewayFailureIn, refusalOf, UNFINISHED_REGISTRATION } from '../gateway
 import { applyLocked } from '../locked-apply';
 import { Refusal } from '../refusal';
 import { raises } from '../raises';
-import type { Route } from '../routing';
-import type { AttemptOutcome, OrphanFate, RoutingAttempt, RoutingTrace } from '../routing-trace';
+import type { Route } from './directory';
+import type { AttemptOutcome, OrphanFate, RoutingAttempt, RoutingTrace } from './trace';
 import { unavailability, type Unavailability } from './availability';
-import type { GatewayResource } from './columns';
-import { commitRegistration } from './commit';
-import type { RegistrationSteps } from './steps';
-import { leaseEnd, unfinished } from './lease';
+import type { GatewayResource } from '../registration/columns';
+import { commitRegistration } from '../registration/commit';
+import type { RegistrationSteps } from '../registration/steps';
+import { leaseEnd, unfinished } from '../registration/lease';
 
 /** Every gateway of the rule unavailable or unfit, or another request took the create over: 502 naming the gateway. */
 export const REGISTER_ROUTED = raises([], UNFINISHED_REGISTRATION);

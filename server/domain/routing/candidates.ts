@@ -1,8 +1,8 @@
 /** A routed create's first steps: the trace it starts from, and whether the request fits a fallback gateway. */
 import { gatewayFailureIn } from '../gateway-calls';
 import { isRefusal } from '../refusal';
-import type { RoutingPlan } from '../routing';
-import type { RoutingTrace } from '../routing-trace';
+import type { RoutingPlan } from './directory';
+import type { RoutingTrace } from './trace';
 
 /** The trace as routing planned it, before any attempt. */
 export const startTrace = (plan: RoutingPlan): RoutingTrace => ({
