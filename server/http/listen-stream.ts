@@ -6,12 +6,10 @@
  * receiver needs no public URL and the service no restart.
  *
  * The stream reads the `events` table from its own cursor, not the
- * dispatcher's state, so events committed on any node arrive. Sequences are
- * taken at insert and made visible at commit, so a transaction can commit
- * after a later-numbered one: a sequence the cursor passed without seeing is
- * looked for again for a while, and arrives when its transaction commits
- * (events are sent in the order they became visible; one payment's events
- * are always in order, since its changes are serialized by its row lock).
+ * dispatcher's state, so events committed on any node arrive; which events
+ * are committed and visible after its position, and when a sequence it passed
+ * without seeing may still turn up, is domain/events-feed/committed.ts, the
+ * rule GET /v1/events follows too.
  *
  * Without `after`, the stream starts with the events committed after it
  * connected: nothing earlier is replayed. `after` resumes from an event's
@@ -33,7 +31,6 @@
  */
 import type { Server } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import { OutboxEvent } from '../db/entities';
 import { answer, operatorAnswerOf, operatorErrorBody } from '../admin/operator-answers';
 import { sendOperatorAnswer } from './operator-errors';
 import { sandboxEnvironment } from '../domain/sandbox';
@@ -41,16 +38,12 @@ import { authenticateSandboxKey, countSandboxKeyUse, ownEnvironment, presentsApi
 import { adminTokenCheck } from './admin-token';
 import type { Services } from '../services';
 import { LISTEN_READY, LISTEN_WEBHOOK, type ListenReady } from '../contract/listen-protocol';
+import { CommittedCursor } from '../domain/events-feed/committed';
 
 /** How often the stream looks for newly committed events. */
 const POLL_MS = 200;
 /** A comment line this often keeps idle proxies and the client's read open, and notices a client that went away. */
 const KEEPALIVE_MS = 15_000;
-/** How long a skipped sequence may still turn up (a transaction that committed late); after that it was rolled back. */
-const GAP_GRACE_MS = 60_000;
-/** How far below its start a stream looks for sequences still committing when it opens. */
-const START_GAP_WINDOW = 100;
-const MAX_GAPS = 1_000;
 const BATCH = 200;
 /**
  * Streams one sandbox API key may hold open on one node: each polls the
@@ -61,45 +54,6 @@ const MAX_SESSIONS_PER_KEY = 5;
 /** How often an open stream of an API key checks the key is still accepted (a revocation ends the stream within this). */
 const KEY_RECHECK_MS = 5_000;
 
-
-interface SequenceRow {
-  sequence: string | number;
-  environment_id: string;
-}
-
-/** The cursor of one stream: everything at or below `after` was seen, except the sequences in `gaps`, still awaited. */
-class Cursor {
-  private readonly gaps = new Map<number, number>();
-
-  constructor(public after: number) {}
-
-  /** A cursor at `start` that awaits the numbers in (start − window, start] that are not visible yet. */
-  static at(start: number, visibleBelow: number[], now: number): Cursor {
-    const cursor = new Cursor(start);
-    const seen = new Set(visibleBelow);
-    for (let sequence = Math.max(1, start - START_GAP_WINDOW + 1); sequence <= start; sequence++) {
-      if (!seen.has(sequence)) cursor.gaps.set(sequence, now);
-    }
-    return cursor;
-  }
-
-  /** Sequences still awaited below the cursor. */
-  awaited(now: number): number[] {
-    for (const [sequence, since] of this.gaps) if (now - since > GAP_GRACE_MS) this.gaps.delete(sequence);
-    return [...this.gaps.keys()];
-  }
-
-  /** Takes the sequences that became visible; any number skipped on the way is awaited. */
-  advance(visible: number[], now: number): void {
-    for (const sequence of visible) {
-      if (this.gaps.delete(sequence)) continue;
-      if (sequence <= this.after) continue;
-      for (let missing = Math.max(this.after + 1, sequence - MAX_GAPS); missing < sequence; missing++) this.gaps.set(missing, now);
-      this.after = sequence;
-    }
-    while (this.gaps.size > MAX_GAPS) this.gaps.delete(this.gaps.keys().next().value!);
-  }
-}
 
 export function webhookListenStream(services: Services, adminToken: string): RequestHandler {
   const tokenMatches = adminTokenCheck(adminToken);
@@ -147,8 +101,8 @@ export function webhookListenStream(services: Services, adminToken: string): Req
       if (reply) return sendOperatorAnswer(res, reply);
       throw error;
     }
-    const start = after !== undefined ? Number(after) : await lastSequence(services);
-    const cursor = Cursor.at(start, await visibleSequences(services, start - START_GAP_WINDOW, start), Date.now());
+    const cursor = await CommittedCursor.open(services.db.fork(), after !== undefined ? Number(after) : undefined, Date.now());
+    const start = cursor.after;
     // Counted and taken with no wait in between, so concurrent openings cannot all pass the check.
     const apiKeyId = keyCaller?.apiKeyId;
     if (apiKeyId) {
@@ -222,34 +176,9 @@ export function webhookListenStream(services: Services, adminToken: string): Req
   };
 }
 
-async function lastSequence(services: Services): Promise<number> {
-  const [row] = await services.db.fork().execute<{ last: string | number | null }[]>(`select max(sequence) as last from events`);
-  return Number(row?.last ?? 0);
-}
-
-/** The visible sequences in (from, to]. */
-async function visibleSequences(services: Services, from: number, to: number): Promise<number[]> {
-  const rows = await services.db.fork().execute<{ sequence: string | number }[]>(`select sequence from events where sequence > ? and sequence <= ?`, [from, to]);
-  return rows.map((row) => Number(row.sequence));
-}
-
-/** The frames of the events that became visible since the last poll, in sequence order, and the cursor moved past them. */
-async function poll(services: Services, environmentId: string, cursor: Cursor): Promise<string[]> {
-  const em = services.db.fork();
-  const now = Date.now();
-  const awaited = cursor.awaited(now);
-  // Every environment's sequences move the cursor (they are one series); only this environment's events are read in full.
-  const rows = await em.execute<SequenceRow[]>(
-    awaited.length > 0
-      ? `select sequence, environment_id from events where sequence > ? or sequence in (${awaited.map(() => '?').join(', ')}) order by sequence limit ?`
-      : `select sequence, environment_id from events where sequence > ? order by sequence limit ?`,
-    [cursor.after, ...awaited, BATCH],
-  );
-  if (rows.length === 0) return [];
-  const visible = rows.map((row) => Number(row.sequence));
-  const mine = rows.filter((row) => row.environment_id === environmentId).map((row) => Number(row.sequence));
-  const events = mine.length > 0 ? await em.find(OutboxEvent, { sequence: { $in: mine } }, { orderBy: { sequence: 'asc' } }) : [];
-  cursor.advance(visible, now);
+/** The frames of this environment's events that became visible since the last poll, in sequence order. */
+async function poll(services: Services, environmentId: string, cursor: CommittedCursor): Promise<string[]> {
+  const events = await cursor.next(services.db.fork(), environmentId, BATCH, Date.now());
   // The body a registered endpoint receives (webhooks/attempt.ts), byte for byte.
   return events.map((event) => `id: ${event.sequence}\nevent: ${LISTEN_WEBHOOK}\ndata: ${JSON.stringify(event.envelope())}\n\n`);
 }
