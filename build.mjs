@@ -21,7 +21,7 @@ const STAMP = 'dist/.built';
 
 const DASHBOARD_STAMP = 'dist/dashboard/.built';
 // The dashboard bundles its own sources and the browser-safe schemas it validates forms with.
-const DASHBOARD_SOURCES = ['dashboard', 'server/contract', 'server/admin/inputs'];
+const DASHBOARD_SOURCES = ['dashboard', 'server/contract', 'server/operator/inputs'];
 const SOURCE_FILE = /\.(ts|tsx|css|html|svg)$/;
 
 /** Newest modification time of the sources a build reads. */

@@ -2,7 +2,7 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ADMIN_TOKEN_FILE, DEFAULT_DATA_DIR } from '../server/contract/local-admin-token';
-import type { AdminRouter } from '../server/admin/router';
+import type { OperatorRouter } from '../server/operator/router';
 import { CliError } from './errors';
 
 /**
@@ -67,8 +67,8 @@ async function readableErrors(response: Response): Promise<Response> {
 }
 
 /** A typed client of the internal operator API of a running service. */
-export function adminClient(baseUrl: string, token: string, timeoutMs = DEFAULT_TIMEOUT_MS) {
-  return createTRPCClient<AdminRouter>({
+export function operatorClient(baseUrl: string, token: string, timeoutMs = DEFAULT_TIMEOUT_MS) {
+  return createTRPCClient<OperatorRouter>({
     links: [
       httpLink({
         url: `${baseUrl.replace(/\/$/, '')}/internal/trpc`,
@@ -78,4 +78,4 @@ export function adminClient(baseUrl: string, token: string, timeoutMs = DEFAULT_
     ],
   });
 }
-export type AdminClient = ReturnType<typeof adminClient>;
+export type OperatorClient = ReturnType<typeof operatorClient>;

@@ -4,7 +4,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { BILLING_STATUSES, ENVIRONMENT_KINDS } from '../server/contract/enums';
-import { adminClient, findAdminToken, type AdminClient } from './client';
+import { operatorClient, findAdminToken, type OperatorClient } from './client';
 import { registerCompletionCommand } from './completion';
 import { EXIT_CODE_HELP } from './errors';
 import { registerGatewayCommands, registerSimulatorCommands } from './gateway-commands';
@@ -75,9 +75,9 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env, argv: readonl
     return Boolean(options().json) || argv.includes('--json');
   }
 
-  const client = (): AdminClient => {
+  const client = (): OperatorClient => {
     const { url, token: given } = options();
-    return adminClient(url, findAdminToken(given, env));
+    return operatorClient(url, findAdminToken(given, env));
   };
 
   const run: CliTools['run'] =

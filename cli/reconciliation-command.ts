@@ -6,11 +6,11 @@
  * API's answer as it came, with every timestamp.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import type { AdminClient } from './client';
+import type { OperatorClient } from './client';
 import { renderTable, terminalWidth } from './output';
 import { examples, type CliTools } from './tools';
 
-export type ReconciliationStatus = Awaited<ReturnType<AdminClient['reconciliation']['status']['query']>>;
+export type ReconciliationStatus = Awaited<ReturnType<OperatorClient['reconciliation']['status']['query']>>;
 
 /** The operator API takes 1 to 500; said here so a wrong value is a usage error before any request. */
 const MAX_LIMIT = 500;

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import type { AdminClient } from './client';
+import type { OperatorClient } from './client';
 import type { Columns } from './output';
 
 /** What command groups defined outside main.ts need from it. */
 export interface CliTools {
-  client(): AdminClient;
+  client(): OperatorClient;
   /** Wraps an action so its result is printed (as JSON with --json; lists as a table with these columns otherwise). */
   run<A extends unknown[]>(action: (...args: A) => Promise<unknown>, columns?: Columns): (...args: A) => Promise<void>;
   oneOf<T extends string>(values: readonly T[]): (value: string) => T;

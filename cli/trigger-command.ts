@@ -10,7 +10,7 @@
 import { TRPCClientError } from '@trpc/client';
 import { Argument, type Command } from 'commander';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../server/contract/event-types';
-import { adminClient } from './client';
+import { operatorClient } from './client';
 import { API_KEY_OPTION_HELP, devCredential, KEY_HINT } from './credentials';
 import { CliError } from './errors';
 import { examples, type CliTools } from './tools';
@@ -26,7 +26,7 @@ export function registerTriggerCommand(program: Command, { client }: CliTools): 
     .action(async (eventType: WebhookEventType, o: { env?: string; apiKey?: string }) => {
       const { url, token } = program.opts<{ url: string; token?: string }>();
       const credential = devCredential({ token, apiKey: o.apiKey }, process.env);
-      const caller = credential.kind === 'admin' ? client() : adminClient(url, credential.bearer);
+      const caller = credential.kind === 'admin' ? client() : operatorClient(url, credential.bearer);
       const result = await caller.simulators.trigger.mutate({ eventType, environmentId: o.env }).catch((error: unknown) => {
         // The generic hint names the admin token; a refused key gets its own.
         if (credential.kind === 'apiKey' && error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === 'UNAUTHORIZED') {

@@ -4,7 +4,7 @@
  * the connection broke or the status answered); the domain decides on that
  * failure as it is, and this file is the one place that says what each
  * means to the merchant (`refusalOf`), called by the edges (/v1's
- * http/error-translation.ts, the operator API's admin/operator-answers.ts,
+ * http/error-translation.ts, the operator API's operator/operator-answers.ts,
  * the sandbox's triggers) when a failure reaches them. It also lists, per
  * operation, what a call can answer with, for the use cases' declarations.
  */

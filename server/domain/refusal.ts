@@ -5,7 +5,7 @@
  * (conflict, invalid, unavailable, forbidden, rate_limited). It carries no
  * HTTP status and no body: each edge translates it once, /v1 in
  * http/error-translation.ts, the internal API and its listen stream in
- * admin/operator-answers.ts.
+ * operator/operator-answers.ts.
  */
 import { ERROR_CATALOGUE, isErrorCode, type ErrorCode, type ExtraFields } from '../contract/errors';
 

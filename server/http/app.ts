@@ -6,7 +6,7 @@
 import express, { type ErrorRequestHandler } from 'express';
 import { createOpenApiExpressMiddleware } from 'trpc-to-openapi';
 import { stringify as toYaml } from 'yaml';
-import { adminHttpHandler } from './internal-api';
+import { operatorHttpHandler } from './internal-api';
 import { listExport } from './list-export';
 import { v1Router } from '../api/router';
 import { ApiError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../contract/errors';
@@ -68,7 +68,7 @@ export function createApp(services: Services, options: { adminToken: string; rea
   app.use(dashboardStatic());
 
   const createContext = createContextFactory(services);
-  app.use('/internal/trpc', adminHttpHandler(services, options.adminToken));
+  app.use('/internal/trpc', operatorHttpHandler(services, options.adminToken));
   app.use(listExport(services));
   app.get(LISTEN_PATH, webhookListenStream(services, options.adminToken));
 

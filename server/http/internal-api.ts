@@ -30,24 +30,24 @@
  * | 500    | `internal_error` | an unexpected failure (details in the log, with the request id) |
  * | 503    | `service_unavailable` | the database cannot be reached right now (`Retry-After` says when to try again) |
  *
- * The codes and their translation are admin/operator-answers.ts; the
+ * The codes and their translation are operator/operator-answers.ts; the
  * operator CLI's client (cli/client.ts) reads these answers.
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { csrfMatches, resolveSession } from '../domain/people/sessions';
 import { DEVICE_COOKIE } from '../domain/people/trusted-devices';
-import { OPERATOR, type Actor } from '../admin/access';
+import { OPERATOR, type Actor } from '../operator/access';
 import { JSON_MAX_DEPTH } from '../contract/limits';
 import { adminTokenCheck } from './admin-token';
 import { authenticateSandboxKey, presentsApiKey, type SandboxKeyCaller } from '../domain/sandbox-keys';
 import { replaceErrorBody } from './error-bodies';
 import { checkRawJson, jsonNestedDeeperThan, NOT_UTF8_MESSAGE, tooDeepMessage } from './json-body';
 import type { Services } from '../services';
-import { answer, OPERATOR_ERRORS, operatorAnswerOf, operatorErrorBody, type OperatorAnswer } from '../admin/operator-answers';
+import { answer, OPERATOR_ERRORS, operatorAnswerOf, operatorErrorBody, type OperatorAnswer } from '../operator/operator-answers';
 import { sendOperatorAnswer as send } from './operator-errors';
-import { adminContext, type WebCaller } from '../admin/procedure';
-import { adminRouter } from '../admin/router';
+import { operatorContext, type WebCaller } from '../operator/procedure';
+import { operatorRouter } from '../operator/router';
 
 /**
  * tRPC's adapter writes its own error envelope after telling `onError`; the
@@ -66,12 +66,12 @@ declare global {
       /** The operator error this request ends with, sent instead of tRPC's envelope. */
       operatorAnswer?: OperatorAnswer;
       /** Who calls, decided before the body is read. */
-      adminCaller?: { actor: Actor; web: WebCaller; sandboxKey?: SandboxKeyCaller };
+      operatorCaller?: { actor: Actor; web: WebCaller; sandboxKey?: SandboxKeyCaller };
     }
   }
 }
 
-export function adminHttpHandler(services: Services, adminToken: string): RequestHandler {
+export function operatorHttpHandler(services: Services, adminToken: string): RequestHandler {
   const tokenMatches = adminTokenCheck(adminToken);
   const readBody = express.text({
     type: () => true,
@@ -80,16 +80,16 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
     verify: checkRawJson,
   });
   const trpc = createExpressMiddleware({
-    router: adminRouter,
+    router: operatorRouter,
     allowBatching: false,
     createContext: ({ req }) => {
-      const caller = (req as Request).adminCaller;
-      return adminContext(services, req.log, caller?.actor ?? NOBODY, caller?.web ?? null, caller?.sandboxKey ?? null);
+      const caller = (req as Request).operatorCaller;
+      return operatorContext(services, req.log, caller?.actor ?? NOBODY, caller?.web ?? null, caller?.sandboxKey ?? null);
     },
     onError: ({ error, req, path }) => {
       const reply = operatorAnswerOf(error);
       (req as Request).operatorAnswer = reply ?? answer('internal_error');
-      if (!reply) ((req as Request).log ?? services.log).error({ err: error.cause ?? error, path }, 'admin procedure failed');
+      if (!reply) ((req as Request).log ?? services.log).error({ err: error.cause ?? error, path }, 'operator procedure failed');
     },
   });
 
@@ -107,7 +107,7 @@ export function adminHttpHandler(services: Services, adminToken: string): Reques
       }
     } else if (header !== undefined || !hasCookie(req, SESSION_COOKIE) && !OPEN_PROCEDURES.has(procedureOf(req))) {
       if (!tokenMatches(header)) return send(res, answer('unauthorized'));
-      req.adminCaller = { actor: OPERATOR, web: webCaller(services, req, res, null) };
+      req.operatorCaller = { actor: OPERATOR, web: webCaller(services, req, res, null) };
     } else {
       try {
         const refusal = await authenticate(req, res);
@@ -175,7 +175,7 @@ const KEY_PROCEDURES = new Set(['simulators.trigger', 'simulators.payment', 'sim
  * A call with a sandbox API key: only KEY_PROCEDURES, and only once the key
  * is authenticated (as on /v1) and found to be a sandbox one. Its actor is a
  * member of no organization; the procedure reads the key's environment from
- * the context. Sets `req.adminCaller`, or answers why the call is refused.
+ * the context. Sets `req.operatorCaller`, or answers why the call is refused.
  */
 async function sandboxKeyCaller(services: Services, req: Request, res: Response): Promise<OperatorAnswer | null> {
   if (!KEY_PROCEDURES.has(procedureOf(req))) {
@@ -183,7 +183,7 @@ async function sandboxKeyCaller(services: Services, req: Request, res: Response)
   }
   try {
     const sandboxKey = await authenticateSandboxKey(services.db.fork(), services, req.headers.authorization);
-    req.adminCaller = { actor: NOBODY, web: webCaller(services, req, res, null), sandboxKey };
+    req.operatorCaller = { actor: NOBODY, web: webCaller(services, req, res, null), sandboxKey };
     return null;
   } catch (error) {
     const reply = operatorAnswerOf(error);
@@ -238,7 +238,7 @@ function sameOrigin(services: Services, req: Request, origin: string): boolean {
 
 /**
  * A call without the admin token: the session its cookie names, the CSRF
- * token it must carry, and its Origin. Sets `req.adminCaller`, or answers
+ * token it must carry, and its Origin. Sets `req.operatorCaller`, or answers
  * why the call is refused.
  */
 export function dashboardCaller(services: Services, options: { csrf: boolean } = { csrf: true }) {
@@ -253,7 +253,7 @@ export function dashboardCaller(services: Services, options: { csrf: boolean } =
       if (!open) return answer('unauthorized', 'Your dashboard session has ended; log in again.');
       const web = webCaller(services, req, res, null);
       if (token) web.clearSessionCookie();
-      req.adminCaller = { actor: NOBODY, web };
+      req.operatorCaller = { actor: NOBODY, web };
       return null;
     }
     // A plain GET download (list-export.ts) changes nothing and carries no header: the SameSite=Strict cookie and the Origin check guard it.
@@ -265,7 +265,7 @@ export function dashboardCaller(services: Services, options: { csrf: boolean } =
     const actor: Actor = user.platformOperator
       ? { kind: 'operator', userId: user.id, secondFactorMissing, secondFactorProven }
       : { kind: 'member', userId: user.id, roles, secondFactorMissing };
-    req.adminCaller = { actor, web: webCaller(services, req, res, { id: sessionId, userId: user.id, token }) };
+    req.operatorCaller = { actor, web: webCaller(services, req, res, { id: sessionId, userId: user.id, token }) };
     return null;
   };
 }

@@ -18,9 +18,9 @@
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
-import { environmentAccess } from '../admin/access';
-import { PaymentExportInput, SubscriptionExportInput } from '../admin/inputs/listing';
-import { answer, operatorAnswerOf } from '../admin/operator-answers';
+import { environmentAccess } from '../operator/access';
+import { PaymentExportInput, SubscriptionExportInput } from '../operator/inputs/listing';
+import { answer, operatorAnswerOf } from '../operator/operator-answers';
 import { exportPayments, exportSubscriptions } from '../domain/listing/export';
 import type { EntityManager } from '../db/orm';
 import type { Services } from '../services';
@@ -69,7 +69,7 @@ function exportRoute<F>(services: Services, list: 'payments' | 'subscriptions', 
     try {
       const refusal = await authenticate(req, res);
       if (refusal) return send(res, refusal);
-      const caller = req.adminCaller!;
+      const caller = req.operatorCaller!;
       const filter = schema.parse(inputOf(req));
       const environment = await environmentAccess({ actor: caller.actor, em: services.db.fork() }, (filter as { environmentId: string }).environmentId, 'read');
       res.status(200);

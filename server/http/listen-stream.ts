@@ -31,7 +31,7 @@
  */
 import type { Server } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import { answer, operatorAnswerOf, operatorErrorBody } from '../admin/operator-answers';
+import { answer, operatorAnswerOf, operatorErrorBody } from '../operator/operator-answers';
 import { sendOperatorAnswer } from './operator-errors';
 import { sandboxEnvironment } from '../domain/sandbox';
 import { authenticateSandboxKey, countSandboxKeyUse, ownEnvironment, presentsApiKey, type SandboxKeyCaller } from '../domain/sandbox-keys';

@@ -1,6 +1,6 @@
-/** How the operator API's edge (internal-api.ts, listen-stream.ts) writes an error answer chosen by admin/operator-answers.ts. */
+/** How the operator API's edge (internal-api.ts, listen-stream.ts) writes an error answer chosen by operator/operator-answers.ts. */
 import type { Response } from 'express';
-import { OPERATOR_ERRORS, operatorErrorBody, type OperatorAnswer } from '../admin/operator-answers';
+import { OPERATOR_ERRORS, operatorErrorBody, type OperatorAnswer } from '../operator/operator-answers';
 
 /** Writes the answer, with Retry-After for `rate_limited` and `service_unavailable`. */
 export function sendOperatorAnswer(res: Response, reply: OperatorAnswer): void {

@@ -12,8 +12,8 @@ import { User } from '../db/entities';
 import { verifyPassword } from '../domain/people/passwords';
 import type { Services } from '../services';
 import { DEMO_KEY_FILE, DEMO_PASSWORD_FILE, readLocalSecret, writeLocalSecret } from '../runtime/local-secrets';
-import { adminContext } from '../admin/procedure';
-import { adminRouter } from '../admin/router';
+import { operatorContext } from '../operator/procedure';
+import { operatorRouter } from '../operator/router';
 
 export interface DemoTenant {
   organizationId: string;
@@ -29,15 +29,15 @@ export interface DemoTenant {
 
 export const DEMO_USER_EMAIL = 'demo@example.com';
 
-type Admin = ReturnType<typeof adminRouter.createCaller>;
+type OperatorCaller = ReturnType<typeof operatorRouter.createCaller>;
 
 /**
  * The demo's dashboard user: the organization's owner and a platform
  * operator, so every page and action of the dashboard can be tried. Created
  * once (also on a data folder from before the dashboard existed).
  */
-async function ensureDemoUser(admin: Admin, services: Services, organizationId: string): Promise<DemoTenant['dashboardUser']> {
-  const users = await admin.users.list();
+async function ensureDemoUser(operator: OperatorCaller, services: Services, organizationId: string): Promise<DemoTenant['dashboardUser']> {
+  const users = await operator.users.list();
   if (users.some((user) => user.email === DEMO_USER_EMAIL)) {
     const password = readLocalSecret(services.config.dataDir, DEMO_PASSWORD_FILE);
     if (!password) return null;
@@ -48,30 +48,30 @@ async function ensureDemoUser(admin: Admin, services: Services, organizationId: 
     return { email: DEMO_USER_EMAIL, password: null };
   }
   const password = randomBytes(12).toString('base64url');
-  await admin.users.create({ email: DEMO_USER_EMAIL, password, platformOperator: true });
-  await admin.members.add({ organizationId, email: DEMO_USER_EMAIL, role: 'owner' });
+  await operator.users.create({ email: DEMO_USER_EMAIL, password, platformOperator: true });
+  await operator.members.add({ organizationId, email: DEMO_USER_EMAIL, role: 'owner' });
   writeLocalSecret(services.config.dataDir, DEMO_PASSWORD_FILE, password);
   return { email: DEMO_USER_EMAIL, password };
 }
 
 export async function ensureDemoTenant(services: Services): Promise<DemoTenant | null> {
-  const admin = adminRouter.createCaller(adminContext(services));
-  const organizations = await admin.organizations.list();
+  const operator = operatorRouter.createCaller(operatorContext(services));
+  const organizations = await operator.organizations.list();
   const demo = organizations.find((o) => o.name === 'Demo organization');
   if (demo) {
     const apiKey = readLocalSecret(services.config.dataDir, DEMO_KEY_FILE);
     const environmentId = readLocalSecret(services.config.dataDir, `${DEMO_KEY_FILE}.env`);
     if (!apiKey || !environmentId) return null;
-    return { organizationId: demo.id, environmentId, apiKey, dashboardUser: await ensureDemoUser(admin, services, demo.id) };
+    return { organizationId: demo.id, environmentId, apiKey, dashboardUser: await ensureDemoUser(operator, services, demo.id) };
   }
   if (organizations.length > 0) return null; // a real installation: never add demo data to it
 
-  const organization = await admin.organizations.create({ name: 'Demo organization' });
-  const project = await admin.projects.create({ organizationId: organization.id, name: 'Demo shop' });
-  const environment = await admin.environments.create({ projectId: project.id, kind: 'sandbox' });
-  const key = await admin.apiKeys.create({ environmentId: environment.id, name: 'demo' });
+  const organization = await operator.organizations.create({ name: 'Demo organization' });
+  const project = await operator.projects.create({ organizationId: organization.id, name: 'Demo shop' });
+  const environment = await operator.environments.create({ projectId: project.id, kind: 'sandbox' });
+  const key = await operator.apiKeys.create({ environmentId: environment.id, name: 'demo' });
   writeLocalSecret(services.config.dataDir, DEMO_KEY_FILE, key.secret);
   writeLocalSecret(services.config.dataDir, `${DEMO_KEY_FILE}.env`, environment.id);
-  const dashboardUser = await ensureDemoUser(admin, services, organization.id);
+  const dashboardUser = await ensureDemoUser(operator, services, organization.id);
   return { organizationId: organization.id, environmentId: environment.id, apiKey: key.secret, dashboardUser };
 }

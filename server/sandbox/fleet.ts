@@ -5,7 +5,7 @@
  * environment's accounts (a simulator, like a real gateway account, has one
  * set of credentials and one notification address). The demo environment is
  * wired at start like any other; an environment created while the service
- * runs is wired at its creation (admin/tenancy.ts).
+ * runs is wired at its creation (operator/tenancy.ts).
  *
  * A gateway account a person configured with credentials of their own (not
  * minted here) is left alone: only accounts that are missing or that were
@@ -13,8 +13,8 @@
  * memory; their ports change on every start, so start re-points the accounts.
  */
 import { randomBytes } from 'node:crypto';
-import { adminContext } from '../admin/procedure';
-import { adminRouter } from '../admin/router';
+import { operatorContext } from '../operator/procedure';
+import { operatorRouter } from '../operator/router';
 import { GATEWAY_NAMES, type GatewayName, type RoutingMethod } from '../contract/enums';
 import { Environment, GatewayAccount } from '../db/entities';
 import type { SandboxSimulators } from '../domain/sandbox-seam';
@@ -56,7 +56,7 @@ type Simulators = Partial<Record<GatewayName, GatewaySimulator>>;
  * removed are not brought back.
  */
 async function wireSimulators(services: Services, environmentId: string, routes: Record<RoutingMethod, GatewayName>): Promise<Simulators> {
-  const admin = adminRouter.createCaller(adminContext(services));
+  const operator = operatorRouter.createCaller(operatorContext(services));
   const em = services.db.fork();
   const accounts = await em.find(GatewayAccount, { environment: environmentId });
   const existing = new Map(accounts.map((account) => [account.gateway, account]));
@@ -71,12 +71,12 @@ async function wireSimulators(services: Services, environmentId: string, routes:
       const simulator = await start({ credentials });
       simulators[gateway] = simulator;
       // Ports change on every start: the account is pointed at this run's simulator (its enabled switch is kept).
-      const configured = await admin.gateways.configure({ environmentId, gateway, baseUrl: simulator.url, credentials });
+      const configured = await operator.gateways.configure({ environmentId, gateway, baseUrl: simulator.url, credentials });
       simulator.setWebhookUrl(configured.webhookUrl);
     }
-    if (accounts.length === 0 && (await admin.routing.list({ environmentId })).length === 0) {
+    if (accounts.length === 0 && (await operator.routing.list({ environmentId })).length === 0) {
       for (const [method, gateway] of Object.entries(routes)) {
-        if (simulators[gateway]) await admin.routing.set({ environmentId, method: method as RoutingMethod, gateway });
+        if (simulators[gateway]) await operator.routing.set({ environmentId, method: method as RoutingMethod, gateway });
       }
     }
   } catch (error) {

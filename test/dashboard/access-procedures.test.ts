@@ -11,9 +11,9 @@
  * a case here fails the first test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminRouter } from '../../server/admin/router';
+import { operatorRouter } from '../../server/operator/router';
 import { RATE_LIMIT_BUCKETS } from '../../server/domain/rate-limits';
-import { RATE_LIMIT_BUCKET_NAMES } from '../../server/admin/inputs/keys';
+import { RATE_LIMIT_BUCKET_NAMES } from '../../server/operator/inputs/keys';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { startPeopleMail, type PeopleMail } from '../support/people-mail';
@@ -154,7 +154,7 @@ const CASES: Record<string, Case> = {
   'auth.sessions': { need: 'self', outsider: 'own-data' },
   'auth.revokeSession': { need: 'self', outsider: 'own-data' },
   'auth.changePassword': { need: 'self', outsider: 'own-data' },
-  // An organization's owners read its audit log; developers and viewers do not (admin/audit.ts).
+  // An organization's owners read its audit log; developers and viewers do not (operator/audit.ts).
   'audit.list': { need: 'own', outsider: 'not_found', input: (f) => ({ organizationId: f.organizationId }) },
   'auth.verifySecondFactor': { need: 'open', outsider: 'own-data' },
   'auth.unlockSecondFactorCodes': { need: 'open', outsider: 'own-data' },
@@ -167,7 +167,7 @@ const CASES: Record<string, Case> = {
   'auth.setOrganizationSecondFactor': { need: 'own', outsider: 'not_found', input: (f) => ({ organizationId: f.organizationId, required: false }) },
 };
 
-const PROCEDURES = Object.keys(adminRouter._def.procedures).sort();
+const PROCEDURES = Object.keys(operatorRouter._def.procedures).sort();
 const RANK: Record<'viewer' | 'developer' | 'owner', number> = { viewer: 0, developer: 1, owner: 2 };
 const NEEDED_RANK: Partial<Record<Need, number>> = { read: 0, develop: 1, own: 2 };
 

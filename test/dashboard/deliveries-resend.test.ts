@@ -5,10 +5,10 @@
  * click), and who may see or do what.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MemberRole } from '../../server/admin/access';
-import { DEFAULT_SECRET_OVERLAP_SECONDS, MAX_SECRET_OVERLAP_SECONDS, RESEND_FAILED_MAX } from '../../server/admin/inputs/webhooks';
-import { adminContext } from '../../server/admin/procedure';
-import { adminRouter } from '../../server/admin/router';
+import type { MemberRole } from '../../server/operator/access';
+import { DEFAULT_SECRET_OVERLAP_SECONDS, MAX_SECRET_OVERLAP_SECONDS, RESEND_FAILED_MAX } from '../../server/operator/inputs/webhooks';
+import { operatorContext } from '../../server/operator/procedure';
+import { operatorRouter } from '../../server/operator/router';
 import * as endpoints from '../../server/webhooks/endpoints';
 import { RESEND_FAILED_BATCH } from '../../server/webhooks/deliveries';
 import { call, validPayment } from '../support/http';
@@ -29,7 +29,7 @@ const payments: string[] = [];
 const admin = () => world.service.admin;
 const env = () => world.tenant.environmentId;
 const member = (organizationId: string, role: MemberRole) =>
-  adminRouter.createCaller(adminContext(world.service.services, world.service.services.log, { kind: 'member', userId: 'usr_test', roles: new Map([[organizationId, role]]) }));
+  operatorRouter.createCaller(operatorContext(world.service.services, world.service.services.log, { kind: 'member', userId: 'usr_test', roles: new Map([[organizationId, role]]) }));
 const allDeliveries = async () => (await admin().webhooks.listDeliveries({ environmentId: env(), limit: 500 })).items;
 
 beforeAll(async () => {

@@ -4,9 +4,9 @@
  * duplicates or skips, filtered, searched, refused for other organizations.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminContext } from '../../server/admin/procedure';
-import { adminRouter } from '../../server/admin/router';
-import type { MemberRole } from '../../server/admin/access';
+import { operatorContext } from '../../server/operator/procedure';
+import { operatorRouter } from '../../server/operator/router';
+import type { MemberRole } from '../../server/operator/access';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { createTenant, type TestTenant } from '../support/tenant';
@@ -21,7 +21,7 @@ let tiedAt: Date;
 
 const admin = () => world.service.admin;
 const member = (organizationId: string, role: MemberRole = 'viewer') =>
-  adminRouter.createCaller(adminContext(world.service.services, world.service.services.log, { kind: 'member', userId: 'usr_test', roles: new Map([[organizationId, role]]) }));
+  operatorRouter.createCaller(operatorContext(world.service.services, world.service.services.log, { kind: 'member', userId: 'usr_test', roles: new Map([[organizationId, role]]) }));
 
 async function pay(name: string, method: 'pix' | 'card', externalId: string) {
   const reply = await call(world.service.url, 'POST', '/v1/payments', { key: world.tenant.apiKey, body: validPayment({ method, externalId }) });

@@ -4,9 +4,9 @@
  * gateways, counted per day and status by the database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MemberRole } from '../../server/admin/access';
-import { adminContext } from '../../server/admin/procedure';
-import { adminRouter } from '../../server/admin/router';
+import type { MemberRole } from '../../server/operator/access';
+import { operatorContext } from '../../server/operator/procedure';
+import { operatorRouter } from '../../server/operator/router';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { createTenant, type TestTenant } from '../support/tenant';
@@ -21,7 +21,7 @@ const DAY = 24 * 3600_000;
 
 const admin = () => world.service.admin;
 const member = (organizationId: string, role: MemberRole = 'viewer') =>
-  adminRouter.createCaller(adminContext(world.service.services, world.service.services.log, { kind: 'member', userId: 'usr_test', roles: new Map([[organizationId, role]]) }));
+  operatorRouter.createCaller(operatorContext(world.service.services, world.service.services.log, { kind: 'member', userId: 'usr_test', roles: new Map([[organizationId, role]]) }));
 const sql = (query: string, params: unknown[]) => world.service.services.db.fork().getConnection().execute(query, params);
 
 async function subscribe(name: string, externalId: string) {

@@ -5,9 +5,9 @@
  * same events; production environments and viewers are refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MemberRole } from '../../server/admin/access';
-import { adminContext } from '../../server/admin/procedure';
-import { adminRouter } from '../../server/admin/router';
+import type { MemberRole } from '../../server/operator/access';
+import { operatorContext } from '../../server/operator/procedure';
+import { operatorRouter } from '../../server/operator/router';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 
@@ -15,7 +15,7 @@ let world: SandboxedService;
 let productionEnvironmentId: string;
 
 const as = (role: MemberRole) =>
-  adminRouter.createCaller(adminContext(world.service.services, world.service.services.log, { kind: 'member', userId: 'usr_test', roles: new Map([[world.tenant.organizationId, role]]) }));
+  operatorRouter.createCaller(operatorContext(world.service.services, world.service.services.log, { kind: 'member', userId: 'usr_test', roles: new Map([[world.tenant.organizationId, role]]) }));
 const testPayment = (overrides: Record<string, unknown> = {}) => ({ ...validPayment(overrides), currency: 'BRL' as const, method: 'pix' as const });
 
 beforeAll(async () => {

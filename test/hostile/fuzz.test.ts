@@ -190,15 +190,15 @@ const webhookRequests: fc.Arbitrary<FuzzRequest> = fc
     auth: 'none' as const,
   }));
 
-const adminProcedures = ['organizations.create', 'organizations.usage', 'organizations.setBilling', 'projects.create', 'projects.list', 'apiKeys.create', 'apiKeys.revoke', 'gateways.list', 'webhooks.createEndpoint', 'webhooks.listDeliveries', 'simulators.payment', 'nope.nothing', 'organizations.list'];
-const adminInput = fc.oneof(
+const operatorProcedures = ['organizations.create', 'organizations.usage', 'organizations.setBilling', 'projects.create', 'projects.list', 'apiKeys.create', 'apiKeys.revoke', 'gateways.list', 'webhooks.createEndpoint', 'webhooks.listDeliveries', 'simulators.payment', 'nope.nothing', 'organizations.list'];
+const operatorInput = fc.oneof(
   hostileValue,
   fc.record({ name: hostileString, organizationId: hostileString, environmentId: hostileString, projectId: hostileString }, { requiredKeys: [] }),
   fc.record({ organizationId: hostileString, extra: hostileValue }, { requiredKeys: [] }),
 );
-const adminRequests: fc.Arbitrary<FuzzRequest> = fc.oneof(
-  fc.record({ method: fc.constant('POST'), procedure: fc.constantFrom(...adminProcedures), body: fc.oneof(adminInput.map((input) => JSON.stringify(input) ?? ''), deepText, brokenJson) }),
-  fc.record({ method: fc.constant('GET'), procedure: fc.constantFrom(...adminProcedures), query: fc.oneof(adminInput.map((input) => `input=${encode(JSON.stringify(input) ?? '')}`), deepText.map((text) => `input=${encode(text)}`), queryValue.map((value) => `input=${value}`), fc.constantFrom('batch=1&input=%7B%7D', 'input=%', '')) }),
+const operatorRequests: fc.Arbitrary<FuzzRequest> = fc.oneof(
+  fc.record({ method: fc.constant('POST'), procedure: fc.constantFrom(...operatorProcedures), body: fc.oneof(operatorInput.map((input) => JSON.stringify(input) ?? ''), deepText, brokenJson) }),
+  fc.record({ method: fc.constant('GET'), procedure: fc.constantFrom(...operatorProcedures), query: fc.oneof(operatorInput.map((input) => `input=${encode(JSON.stringify(input) ?? '')}`), deepText.map((text) => `input=${encode(text)}`), queryValue.map((value) => `input=${value}`), fc.constantFrom('batch=1&input=%7B%7D', 'input=%', '')) }),
 ).chain((request) =>
   fc.constantFrom<FuzzRequest['auth']>('admin', 'admin', 'admin', 'none', 'garbage').map((auth) => ({
     method: request.method,
@@ -221,7 +221,7 @@ const strayRequests: fc.Arbitrary<FuzzRequest> = fc
   })
   .map((request) => ({ ...request, headers: {} }));
 
-const requests = fc.tuple(fc.oneof({ weight: 6, arbitrary: v1Requests }, { weight: 2, arbitrary: webhookRequests }, { weight: 2, arbitrary: adminRequests }, { weight: 1, arbitrary: strayRequests }), extraHeaders, headerValue).map(
+const requests = fc.tuple(fc.oneof({ weight: 6, arbitrary: v1Requests }, { weight: 2, arbitrary: webhookRequests }, { weight: 2, arbitrary: operatorRequests }, { weight: 1, arbitrary: strayRequests }), extraHeaders, headerValue).map(
   ([request, headers, garbage]) => ({ ...request, headers: { ...headers, ...request.headers }, garbage }),
 );
 

@@ -4,8 +4,8 @@
  * fails leaves no entry while an entry that cannot be written fails its change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { audited } from '../../server/admin/audited';
-import { adminContext } from '../../server/admin/procedure';
+import { audited } from '../../server/operator/audited';
+import { operatorContext } from '../../server/operator/procedure';
 import { AuditEntry, Organization } from '../../server/db/entities';
 import { createOrganization } from '../../server/domain/tenancy';
 import { startTestService, type TestService } from '../support/service';
@@ -100,7 +100,7 @@ describe('audit log access', () => {
   }, 60_000);
 
   it('fails the change when its entry cannot be written', async () => {
-    const ctx = adminContext(service.services);
+    const ctx = operatorContext(service.services);
     await expect(
       audited(ctx, async (em, audit) => {
         const organization = await createOrganization(em, { name: 'Never committed', billingStatus: 'active', monthlyTxLimit: null });

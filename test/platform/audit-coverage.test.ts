@@ -8,7 +8,7 @@
  * appears in any entry.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminRouter } from '../../server/admin/router';
+import { operatorRouter } from '../../server/operator/router';
 import { AuditEntry } from '../../server/db/entities';
 import { startTestService, type TestService } from '../support/service';
 import { startPeopleMail, type PeopleMail } from '../support/people-mail';
@@ -115,7 +115,7 @@ const AUDITED: Record<string, Audited> = {
   'auth.acceptInvitation': { as: 'invitee', input: (f) => ({ token: f.invitationToken, password: AUDIT_PASSWORD }), action: 'member.joined', target: (_f, a) => a.user?.id ?? a.userId ?? null },
 };
 
-const MUTATIONS = Object.entries(adminRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)
+const MUTATIONS = Object.entries(operatorRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)
   .filter(([, procedure]) => procedure._def.type === 'mutation')
   .map(([path]) => path)
   .sort();

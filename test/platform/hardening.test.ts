@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => service?.stop());
 
-const adminCall = (procedure: string, input: unknown) =>
+const operatorCall = (procedure: string, input: unknown) =>
   call(service.url, 'POST', `/internal/trpc/${procedure}`, { body: input, headers: { authorization: `Bearer ${service.config.adminToken}` } });
 
 describe('errors and numbers', () => {
@@ -45,11 +45,11 @@ describe('errors and numbers', () => {
 
   it('answers a monthly quota beyond a 32-bit integer with 400 at the field, not 500', async () => {
     const organization = await service.admin.organizations.create({ name: 'Big plans' });
-    const reply = await adminCall('organizations.setBilling', { organizationId: organization.id, monthlyTxLimit: 2 ** 31 + 5 });
+    const reply = await operatorCall('organizations.setBilling', { organizationId: organization.id, monthlyTxLimit: 2 ** 31 + 5 });
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ error: 'invalid_input', issues: [{ path: ['monthlyTxLimit'] }] });
-    expect((await adminCall('organizations.create', { name: 'Bigger', monthlyTxLimit: 2 ** 31 })).status).toBe(400);
-    expect((await adminCall('organizations.setBilling', { organizationId: organization.id, monthlyTxLimit: 2 ** 31 - 1 })).status).toBe(200);
+    expect((await operatorCall('organizations.create', { name: 'Bigger', monthlyTxLimit: 2 ** 31 })).status).toBe(400);
+    expect((await operatorCall('organizations.setBilling', { organizationId: organization.id, monthlyTxLimit: 2 ** 31 - 1 })).status).toBe(200);
   });
 });
 
@@ -70,7 +70,7 @@ describe('headers', () => {
       await call(service.url, 'GET', '/v1/health'),
       await call(service.url, 'GET', '/v1/payments/pay_x'),
       await call(service.url, 'GET', '/internal/trpc/auth.session'),
-      await adminCall('organizations.list', undefined),
+      await operatorCall('organizations.list', undefined),
     ];
     for (const reply of answers) expect(reply.headers.get('cache-control')).toBe('no-store');
   });

@@ -7,8 +7,8 @@
  * and refunded through the simulators).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminContext } from '../../server/admin/procedure';
-import { adminRouter } from '../../server/admin/router';
+import { operatorContext } from '../../server/operator/procedure';
+import { operatorRouter } from '../../server/operator/router';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { createTenant } from '../support/tenant';
 import { refundApi, uniqueId } from './support';
@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => world?.stop());
 
 /** A caller per call, as each HTTP request of the dashboard or the CLI has its own unit of work (the test service's `admin` keeps one). */
-const admin = () => adminRouter.createCaller(adminContext(world.service.services));
+const admin = () => operatorRouter.createCaller(operatorContext(world.service.services));
 
 describe('refunds in the operator API', () => {
   it('refunds.create refunds a paid payment like the API, making an externalId when none is given; repeating one is the same refund', async () => {

@@ -7,9 +7,9 @@
  * service, and a gateway told to settle at once answers new refunds settled.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MemberRole } from '../../server/admin/access';
-import { adminContext } from '../../server/admin/procedure';
-import { adminRouter } from '../../server/admin/router';
+import type { MemberRole } from '../../server/operator/access';
+import { operatorContext } from '../../server/operator/procedure';
+import { operatorRouter } from '../../server/operator/router';
 import { cli } from '../support/cli';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { refundApi, uniqueId } from './support';
@@ -19,7 +19,7 @@ let world: SandboxedService;
 let t: ReturnType<typeof refundApi>;
 
 const as = (role: MemberRole) =>
-  adminRouter.createCaller(adminContext(world.service.services, world.service.services.log, { kind: 'member', userId: 'usr_test', roles: new Map([[world.tenant.organizationId, role]]) }));
+  operatorRouter.createCaller(operatorContext(world.service.services, world.service.services.log, { kind: 'member', userId: 'usr_test', roles: new Map([[world.tenant.organizationId, role]]) }));
 const admin = (args: string[]) => cli(world.service, args);
 const refundRead = (id: string) => t.api('GET', `/v1/refunds/${id}`);
 

@@ -2,9 +2,9 @@
  * In-process callers of the operator procedures as particular people, with a
  * browser's address and user agent, for the audit log's tests.
  */
-import { adminContext, type WebCaller } from '../../server/admin/procedure';
-import type { Actor, MemberRole } from '../../server/admin/access';
-import { adminRouter } from '../../server/admin/router';
+import { operatorContext, type WebCaller } from '../../server/operator/procedure';
+import type { Actor, MemberRole } from '../../server/operator/access';
+import { operatorRouter } from '../../server/operator/router';
 import type { TestService } from './service';
 
 export const AUDIT_ADDRESS = '203.0.113.7';
@@ -22,7 +22,7 @@ export const fakeBrowser = (session: WebCaller['session'] = null): WebCaller => 
 });
 
 export const callerAs = (service: TestService, actor: Actor, web: WebCaller | null = fakeBrowser()) =>
-  adminRouter.createCaller(adminContext(service.services, service.services.log, actor, web));
+  operatorRouter.createCaller(operatorContext(service.services, service.services.log, actor, web));
 
 export const memberActor = (userId: string, roles: Record<string, MemberRole>): Actor => ({ kind: 'member', userId, roles: new Map(Object.entries(roles)) });
 

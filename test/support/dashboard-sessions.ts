@@ -50,8 +50,8 @@ export async function internalCall(
 
 /** The procedure's type from the router itself, so a call never guesses GET or POST. */
 export async function isMutation(procedure: string): Promise<boolean> {
-  const { adminRouter } = await import('../../server/admin/router');
-  const found = (adminRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[procedure];
+  const { operatorRouter } = await import('../../server/operator/router');
+  const found = (operatorRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[procedure];
   if (!found) throw new Error(`no procedure ${procedure}`);
   return found._def.type === 'mutation';
 }

@@ -2,7 +2,7 @@
 import { connect } from 'node:net';
 import { expect } from 'vitest';
 import { ERROR_CATALOGUE } from '../../server/contract/errors';
-import { OPERATOR_ERRORS } from '../../server/admin/operator-answers';
+import { OPERATOR_ERRORS } from '../../server/operator/operator-answers';
 
 /** Codes the inbound gateway webhook answers with (outside the /v1 catalogue). */
 const WEBHOOK_CODES: Record<string, readonly string[]> = {

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../server/config';
-import { adminContext } from '../../server/admin/procedure';
-import { adminRouter } from '../../server/admin/router';
+import { operatorContext } from '../../server/operator/procedure';
+import { operatorRouter } from '../../server/operator/router';
 import { createLogger } from '../../server/runtime/logger';
 import { startService, type RunningService } from '../../server/runtime/service';
 import { randomToken } from '../../server/contract/ids';
@@ -19,7 +19,7 @@ export interface TestService extends RunningService {
   /** Every log line the service wrote, as text. */
   logs(): string;
   /** The operator procedures, called in-process. */
-  admin: ReturnType<typeof adminRouter.createCaller>;
+  admin: ReturnType<typeof operatorRouter.createCaller>;
   stop(): Promise<void>;
 }
 
@@ -76,7 +76,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     config,
     dataDir,
     logs: () => lines.join(''),
-    admin: adminRouter.createCaller(adminContext(service.services)),
+    admin: operatorRouter.createCaller(operatorContext(service.services)),
     async stop() {
       try {
         await service.close();

@@ -11,12 +11,12 @@
  */
 import { createTRPCClient, httpLink } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
-import type { AdminRouter } from '../../../server/admin/router';
+import type { OperatorRouter } from '../../../server/operator/router';
 import { ApiFailure, type ApiIssue } from './failure';
 
 export { ApiFailure, type ApiIssue };
-export type Inputs = inferRouterInputs<AdminRouter>;
-export type Outputs = inferRouterOutputs<AdminRouter>;
+export type Inputs = inferRouterInputs<OperatorRouter>;
+export type Outputs = inferRouterOutputs<OperatorRouter>;
 
 let csrfToken: string | null = null;
 /** Set from the login answer and `auth.session`; cleared at logout. */
@@ -54,6 +54,6 @@ async function apiFetch(input: RequestInfo | URL, init?: RequestInit): Promise<R
   throw new ApiFailure(response.status, code, message, issues);
 }
 
-export const api = createTRPCClient<AdminRouter>({
+export const api = createTRPCClient<OperatorRouter>({
   links: [httpLink({ url: '/internal/trpc', fetch: apiFetch })],
 });

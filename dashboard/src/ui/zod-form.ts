@@ -1,6 +1,6 @@
 /**
  * Forms check their values with the very Zod schemas the server validates
- * the call with (server/admin/inputs, server/contract), so a message shows
+ * the call with (server/operator/inputs, server/contract), so a message shows
  * next to the field before anything is sent.
  */
 import type { FormErrors } from '@mantine/form';

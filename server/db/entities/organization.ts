@@ -13,7 +13,7 @@ export const OrganizationSchema = defineEntity({
     billingStatus: p.enum(BILLING_STATUSES).default('active'),
     /** Monthly transaction quota of the plan; null means unlimited. */
     monthlyTxLimit: p.integer().nullable(),
-    /** Members must log in with a second factor to see this organization's data (admin/access.ts). */
+    /** Members must log in with a second factor to see this organization's data (operator/access.ts). */
     requireSecondFactor: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
   },

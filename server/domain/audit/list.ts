@@ -1,7 +1,7 @@
 /**
  * Reading the audit log: newest first, keyset-paged (listing/cursor.ts), by
  * organization (or all of them, for an operator), action prefix, actor,
- * target and time. Who may read is decided by the caller (admin/audit.ts).
+ * target and time. Who may read is decided by the caller (operator/audit.ts).
  */
 import type { FilterQuery } from '@mikro-orm/core';
 import { AuditEntry, Organization } from '../../db/entities';

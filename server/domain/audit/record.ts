@@ -5,7 +5,7 @@
  *
  * Same transaction as the change, always: call it with the very
  * EntityManager that makes the change, inside that change's
- * `em.transactional(...)` (admin/audited.ts does so for the operator API), or
+ * `em.transactional(...)` (operator/audited.ts does so for the operator API), or
  * before the one `em.flush()` that writes the change. Then the change and its
  * entry commit together: a change that rolls back leaves no entry, and an
  * entry that cannot be written fails the change.
@@ -28,7 +28,7 @@ import type { AuditActorKind, AuditSnapshot } from '../../db/entities/audit-entr
 import type { EntityManager } from '../../db/orm';
 import { redactSnapshot } from './redact';
 
-/** Who acted, and from where. admin/audited.ts `auditActorOf(ctx)` builds it from a procedure's context. */
+/** Who acted, and from where. operator/audited.ts `auditActorOf(ctx)` builds it from a procedure's context. */
 export interface AuditActor {
   kind: AuditActorKind;
   /** The user's id (kind user or operator), the API key's id (sandbox_key); null for the admin token and the system. */

@@ -22,7 +22,7 @@ export const EMAIL_FAILURES = { points: 5, seconds: 15 * 60 };
 export const ADDRESS_FAILURES = { points: 50, seconds: 60 * 60 };
 
 /**
- * Invitations (the same counters, admin/members.ts): one organization's in an
+ * Invitations (the same counters, operator/members.ts): one organization's in an
  * hour, to anyone, so an owner cannot turn the service into a mailer…
  */
 export const INVITATIONS_PER_ORGANIZATION = { points: 30, seconds: 60 * 60 };

@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { RecordId } from '../contract/schemas/text';
 import { firstRunChecklist } from '../domain/first-run';
 import { environmentAccess } from './access';
-import { adminProcedure, adminT as t } from './procedure';
+import { operatorProcedure, operatorT as t } from './procedure';
 
 export const ChecklistInput = z.strictObject({ environmentId: RecordId });
 
 export const onboardingRouter = t.router({
-  checklist: adminProcedure.input(ChecklistInput).query(async ({ ctx, input }) => {
+  checklist: operatorProcedure.input(ChecklistInput).query(async ({ ctx, input }) => {
     const environment = await environmentAccess(ctx, input.environmentId, 'read');
     return firstRunChecklist(ctx.em, environment.project.id);
   }),

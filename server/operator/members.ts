@@ -11,13 +11,13 @@ import { Invitation, User } from '../db/entities';
 import { notFound, operatorRefusal } from '../domain/refusal';
 import { organizationAccess, requireOperator } from './access';
 import { AddMemberInput, CreateUserInput, InviteMemberInput, OrganizationRef, RemoveMemberInput, RevokeInvitationInput, SetMemberRoleInput, SetUserDisabledInput } from './inputs/people';
-import { adminProcedure, adminT as t } from './procedure';
+import { operatorProcedure, operatorT as t } from './procedure';
 import { invitationBefore, memberBefore, userBefore } from '../domain/audit/snapshots';
 import { audited } from './audited';
 
 export const membersRouter = t.router({
   /** `{members, invitations}`: the members with their roles, and the invitations not yet accepted. */
-  list: adminProcedure.input(OrganizationRef).query(async ({ ctx, input }) => {
+  list: operatorProcedure.input(OrganizationRef).query(async ({ ctx, input }) => {
     await organizationAccess(ctx, input.organizationId, 'read');
     return listMembers(ctx.em, input.organizationId, ctx.services.now());
   }),
@@ -33,7 +33,7 @@ export const membersRouter = t.router({
    * address before anything is looked up (429 with Retry-After), alike for
    * every address.
    */
-  invite: adminProcedure.input(InviteMemberInput).mutation(async ({ ctx, input }) => {
+  invite: operatorProcedure.input(InviteMemberInput).mutation(async ({ ctx, input }) => {
     const organization = await organizationAccess(ctx, input.organizationId, 'own');
     const showLink = invitationShowsLink(ctx.services.config, ctx.services.mailer);
     const wait = await ctx.services.loginThrottle.invitation(organization.id, normalizeEmail(input.email));
@@ -55,7 +55,7 @@ export const membersRouter = t.router({
   }),
 
   /** Operator only (CLI `users add-member`): adds an existing user at once, for onboarding by the platform's own people. */
-  add: adminProcedure.input(AddMemberInput).mutation(async ({ ctx, input }) => {
+  add: operatorProcedure.input(AddMemberInput).mutation(async ({ ctx, input }) => {
     requireOperator(ctx.actor);
     const organization = await organizationAccess(ctx, input.organizationId, 'own');
     const user = await ctx.em.findOne(User, { email: normalizeEmail(input.email) });
@@ -67,7 +67,7 @@ export const membersRouter = t.router({
     });
   }),
 
-  revokeInvitation: adminProcedure.input(RevokeInvitationInput).mutation(async ({ ctx, input }) => {
+  revokeInvitation: operatorProcedure.input(RevokeInvitationInput).mutation(async ({ ctx, input }) => {
     await organizationAccess(ctx, input.organizationId, 'own');
     if (!(await ctx.em.findOne(Invitation, { id: input.invitationId, organization: input.organizationId }))) throw notFound('Invitation', input.invitationId);
     return audited(ctx, async (em, audit) => {
@@ -79,7 +79,7 @@ export const membersRouter = t.router({
   }),
 
   /** Never leaves the organization without an owner (409). */
-  setRole: adminProcedure.input(SetMemberRoleInput).mutation(async ({ ctx, input }) => {
+  setRole: operatorProcedure.input(SetMemberRoleInput).mutation(async ({ ctx, input }) => {
     await organizationAccess(ctx, input.organizationId, 'own');
     return audited(ctx, async (em, audit) => {
       const before = await memberBefore(em, input.organizationId, input.userId);
@@ -90,7 +90,7 @@ export const membersRouter = t.router({
   }),
 
   /** Never the last owner (409). */
-  remove: adminProcedure.input(RemoveMemberInput).mutation(async ({ ctx, input }) => {
+  remove: operatorProcedure.input(RemoveMemberInput).mutation(async ({ ctx, input }) => {
     await organizationAccess(ctx, input.organizationId, 'own');
     return audited(ctx, async (em, audit) => {
       const before = await memberBefore(em, input.organizationId, input.userId);
@@ -103,7 +103,7 @@ export const membersRouter = t.router({
 
 export const usersRouter = t.router({
   /** Operator only (also `payments-admin users create`): the first operator, or a user to add to organizations. */
-  create: adminProcedure.input(CreateUserInput).mutation(async ({ ctx, input }) => {
+  create: operatorProcedure.input(CreateUserInput).mutation(async ({ ctx, input }) => {
     requireOperator(ctx.actor);
     return audited(ctx, async (em, audit) => {
       const after = userView(await createUser(em, input));
@@ -112,7 +112,7 @@ export const usersRouter = t.router({
     });
   }),
 
-  list: adminProcedure.query(({ ctx }) => {
+  list: operatorProcedure.query(({ ctx }) => {
     requireOperator(ctx.actor);
     return listUsers(ctx.em);
   }),
@@ -125,7 +125,7 @@ export const usersRouter = t.router({
    * must not be handed (they would act as that person); those mails stay in
    * DATA_DIR/outbox on the host. `local` false: nothing is shown.
    */
-  outbox: adminProcedure.query(({ ctx }) => {
+  outbox: operatorProcedure.query(({ ctx }) => {
     requireOperator(ctx.actor);
     const shown = ctx.services.mailer.local && isEmbeddedDemo(ctx.services.config);
     return { local: shown, mails: shown ? ctx.services.mailer.recent(50) : [] };
@@ -134,7 +134,7 @@ export const usersRouter = t.router({
   resetSecondFactor: resetSecondFactorProcedure,
 
   /** Disabling ends the user's sessions at once. */
-  setDisabled: adminProcedure.input(SetUserDisabledInput).mutation(({ ctx, input }) => {
+  setDisabled: operatorProcedure.input(SetUserDisabledInput).mutation(({ ctx, input }) => {
     requireOperator(ctx.actor);
     return audited(ctx, async (em, audit) => {
       const before = await userBefore(em, input.userId);

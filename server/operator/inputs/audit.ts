@@ -1,5 +1,5 @@
 /**
- * Inputs of the audit log's list (admin/audit.ts). Browser-safe: only zod and
+ * Inputs of the audit log's list (operator/audit.ts). Browser-safe: only zod and
  * the contract, so the dashboard's filter form validates with them too.
  */
 import { z } from 'zod';

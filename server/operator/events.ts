@@ -5,12 +5,12 @@ import { OutboxEvent } from '../db/entities';
 import { eventDetail } from '../domain/listing/event-detail';
 import { notFound } from '../domain/refusal';
 import { recordAccess } from './access';
-import { adminProcedure, adminT as t } from './procedure';
+import { operatorProcedure, operatorT as t } from './procedure';
 
 export const EventGetInput = z.strictObject({ eventId: RecordId });
 
 export const eventsRouter = t.router({
-  get: adminProcedure.input(EventGetInput).query(async ({ ctx, input }) => {
+  get: operatorProcedure.input(EventGetInput).query(async ({ ctx, input }) => {
     const missing = notFound('Event', input.eventId);
     const event = await ctx.em.findOne(OutboxEvent, { id: input.eventId });
     if (!event) throw missing;

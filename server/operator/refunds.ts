@@ -13,14 +13,14 @@ import { Refund } from '../domain/refunds/refund';
 import { notFound } from '../domain/refusal';
 import { environmentAccess, recordAccess } from './access';
 import { CreateRefundOperatorInput, GetRefundInput, ListRefundsInput } from './inputs/refunds';
-import { adminProcedure, adminT as t } from './procedure';
+import { operatorProcedure, operatorT as t } from './procedure';
 
 export const refundsRouter = t.router({
-  create: adminProcedure.input(CreateRefundOperatorInput).mutation(async ({ ctx, input }) => {
+  create: operatorProcedure.input(CreateRefundOperatorInput).mutation(async ({ ctx, input }) => {
     const environment = await environmentAccess(ctx, input.environmentId, 'develop');
     const organization = await ctx.em.findOneOrFail(Organization, { id: environment.project.organization.id });
     const { environmentId: _environment, paymentId, ...body } = input;
-    // Its refusals (the payment's status, the sum rule, the gateway) read as the API's, with the same message (admin/operator-answers.ts).
+    // Its refusals (the payment's status, the sum rule, the gateway) read as the API's, with the same message (operator/operator-answers.ts).
     const created = await createRefund({ em: ctx.em, services: ctx.services, principal: { environment, project: environment.project, organization } }, paymentId, {
       ...body,
       externalId: body.externalId ?? `operator-refund-${randomToken(16)}`,
@@ -28,12 +28,12 @@ export const refundsRouter = t.router({
     return refundDetail(created.resource);
   }),
 
-  list: adminProcedure.input(ListRefundsInput).query(async ({ ctx, input }) => {
+  list: operatorProcedure.input(ListRefundsInput).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
     return listRefunds(ctx.reads, input);
   }),
 
-  get: adminProcedure.input(GetRefundInput).query(async ({ ctx, input }) => {
+  get: operatorProcedure.input(GetRefundInput).query(async ({ ctx, input }) => {
     const missing = notFound('Refund', input.refundId);
     const refund = await ctx.em.findOne(Refund, { id: input.refundId });
     if (!refund) throw missing;

@@ -5,7 +5,7 @@
  * the demo seed call it directly. The procedures
  * only validate input and delegate to use cases in domain/ (and webhooks/ for
  * outbound deliveries); a refused action comes back as a domain Refusal,
- * which admin/operator-answers.ts translates.
+ * which operator/operator-answers.ts translates.
  */
 import { initTRPC } from '@trpc/server';
 import type { Logger } from 'pino';
@@ -29,7 +29,7 @@ export interface WebCaller {
   clearSessionCookie(): void;
 }
 
-export interface AdminContext {
+export interface OperatorContext {
   log: Logger;
   /** The primary: every write, every access check, and every read a decision rests on. */
   em: EntityManager;
@@ -48,18 +48,18 @@ export interface AdminContext {
   sandboxKey: SandboxKeyCaller | null;
 }
 
-export const adminContext = (
+export const operatorContext = (
   services: Services,
   log: Logger = services.log,
   actor: Actor = OPERATOR,
   web: WebCaller | null = null,
   sandboxKey: SandboxKeyCaller | null = null,
-): AdminContext => {
+): OperatorContext => {
   const em = services.db.fork();
   return { log, em, reads: services.db.forReads(em), services, actor, web, sandboxKey };
 };
 
-export const adminT = initTRPC.context<AdminContext>().create();
+export const operatorT = initTRPC.context<OperatorContext>().create();
 
 /**
  * Mutations that change nothing an API key's cache holds (people, their
@@ -70,7 +70,7 @@ export const adminT = initTRPC.context<AdminContext>().create();
  */
 const KEY_NEUTRAL = /^(auth|members|users|simulators|sandbox|refunds)\./;
 
-const keyEpochAndRefusals = adminT.middleware(async ({ ctx, type, path, next }) => {
+const keyEpochAndRefusals = operatorT.middleware(async ({ ctx, type, path, next }) => {
   const result = await next();
   // Every node drops what it cached about keys and their tenancy before the operator hears the change is done.
   if (result.ok && type === 'mutation' && !KEY_NEUTRAL.test(path)) await ctx.services.apiKeys.epoch.bump();
@@ -79,9 +79,9 @@ const keyEpochAndRefusals = adminT.middleware(async ({ ctx, type, path, next }) 
 });
 
 /** Inside keyEpochAndRefusals, so its refusal is answered like a procedure's. */
-const operatorSecondFactor = adminT.middleware(({ ctx, path, next }) => {
+const operatorSecondFactor = operatorT.middleware(({ ctx, path, next }) => {
   requireOperatorSecondFactor(ctx.actor, ctx.services.config.env === 'production', path);
   return next();
 });
 
-export const adminProcedure = adminT.procedure.use(keyEpochAndRefusals).use(operatorSecondFactor);
+export const operatorProcedure = operatorT.procedure.use(keyEpochAndRefusals).use(operatorSecondFactor);

@@ -9,7 +9,7 @@ import { memberBefore } from '../domain/audit/snapshots';
 import type { EntityManager } from '../db/orm';
 import { recordAudit, type AuditActor, type AuditRecord } from '../domain/audit/record';
 import { organizationOf } from './access';
-import type { AdminContext } from './procedure';
+import type { OperatorContext } from './procedure';
 
 /**
  * The caller as the log names it: a sandbox API key; a dashboard user (with
@@ -17,7 +17,7 @@ import type { AdminContext } from './procedure';
  * (an operator with no user: the CLI); or, with no HTTP request at all, the
  * system (the demo seed and other in-process callers).
  */
-export async function auditActorOf(ctx: AdminContext): Promise<AuditActor> {
+export async function auditActorOf(ctx: OperatorContext): Promise<AuditActor> {
   const address = ctx.web?.address ?? null;
   const userAgent = ctx.web?.userAgent ?? null;
   if (ctx.sandboxKey) return { kind: 'sandbox_key', id: ctx.sandboxKey.apiKeyId, email: null, address, userAgent };
@@ -45,7 +45,7 @@ export const scopeOf = (environment: Environment): Pick<AuditChange, 'organizati
  * rolls back. A change that reports no entry is a mistake (every audited
  * procedure must say what it did) and fails.
  */
-export async function audited<T>(ctx: AdminContext, change: (em: EntityManager, audit: (entry: AuditChange) => void) => Promise<T>): Promise<T> {
+export async function audited<T>(ctx: OperatorContext, change: (em: EntityManager, audit: (entry: AuditChange) => void) => Promise<T>): Promise<T> {
   const actor = await auditActorOf(ctx);
   return ctx.em.transactional(async (tx) => {
     const entries: AuditChange[] = [];
@@ -61,7 +61,7 @@ export async function audited<T>(ctx: AdminContext, change: (em: EntityManager, 
  * actor (they may have had no session yet). Call with the acceptance's own
  * transaction, after it.
  */
-export async function auditInvitationAccepted(ctx: AdminContext, em: EntityManager, user: User): Promise<void> {
+export async function auditInvitationAccepted(ctx: OperatorContext, em: EntityManager, user: User): Promise<void> {
   const invitation = await em.findOne(Invitation, { email: user.email, acceptedAt: { $ne: null } }, { orderBy: { acceptedAt: 'desc', id: 'desc' } });
   if (!invitation) throw new Error('an accepted invitation is missing its row');
   const organizationId = invitation.organization.id;

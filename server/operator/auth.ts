@@ -43,28 +43,28 @@ import {
   UnlockSecondFactorCodesInput,
   VerifySecondFactorInput,
 } from './inputs/people';
-import { adminProcedure, adminT as t, type AdminContext, type WebCaller } from './procedure';
+import { operatorProcedure, operatorT as t, type OperatorContext, type WebCaller } from './procedure';
 
-function browser(ctx: AdminContext): WebCaller {
+function browser(ctx: OperatorContext): WebCaller {
   if (!ctx.web) throw operatorRefusal('invalid', 'Logging in needs a browser: call this over HTTP.');
   return ctx.web;
 }
 
-function signedIn(ctx: AdminContext): NonNullable<WebCaller['session']> {
+function signedIn(ctx: OperatorContext): NonNullable<WebCaller['session']> {
   const session = ctx.web?.session;
   if (!session) throw operatorRefusal('invalid', 'Sessions belong to dashboard users; the admin token has none.');
   return session;
 }
 
 /** The browser as the log-in throttle sees it when it tries `email`: its address, and its trusted device if it proves one for that e-mail. */
-const clientOf = (ctx: AdminContext, web: WebCaller, email: string): Client => ({
+const clientOf = (ctx: OperatorContext, web: WebCaller, email: string): Client => ({
   address: web.address,
   device: trustedDevice(ctx.services.secrets, web.deviceToken, normalizeEmail(email)),
 });
 
 /** Mails the owner of an account whose codes wrong guesses just locked, after answering: the mail's delay is not the answer's. */
 const warnOwner =
-  (ctx: AdminContext): WarnOwner =>
+  (ctx: OperatorContext): WarnOwner =>
   (lock) =>
     void ctx.services.mailer.send(lockMail(lock, unlockUrl(ctx.services.publicUrl(), lock.token))).catch((error: unknown) => ctx.log.warn({ err: error }, 'second-factor lock mail not sent'));
 
@@ -73,7 +73,7 @@ const warnOwner =
  * start. The browser becomes a trusted device for this e-mail (its own
  * throttle window) unless it already is one.
  */
-async function startSession(ctx: AdminContext, web: WebCaller, user: User, secondFactorProven = false) {
+async function startSession(ctx: OperatorContext, web: WebCaller, user: User, secondFactorProven = false) {
   const { token, session } = await openSession(ctx.em, user, web.userAgent, ctx.services.now());
   if (secondFactorProven) await ctx.em.nativeUpdate(DashboardSession, { id: session.id }, { secondFactorAt: ctx.services.now() });
   web.setSessionCookie(token, SESSION_ABSOLUTE_MS);
@@ -86,7 +86,7 @@ export const authRouter = t.router({
    * Wrong e-mail or password: 401. Too many failures for this e-mail from this address, or from this address: 429.
    * A right password of a user with a second factor opens no session: it answers a challenge for `verifySecondFactor`.
    */
-  login: adminProcedure.input(LoginInput).mutation(async ({ ctx, input }) => {
+  login: operatorProcedure.input(LoginInput).mutation(async ({ ctx, input }) => {
     const web = browser(ctx);
     const user = await checkCredentials(ctx.em, ctx.services.loginThrottle, { ...input, client: clientOf(ctx, web, input.email) });
     if (hasSecondFactor(user)) return issueChallenge(ctx.em, user, ctx.services.now());
@@ -99,7 +99,7 @@ export const authRouter = t.router({
    * Ten codes on one challenge and it is dead (401); twenty wrong codes on the account in an hour and codes are
    * refused for it (429, the code unchecked) until the hour passes or its owner follows the mailed link.
    */
-  verifySecondFactor: adminProcedure.input(VerifySecondFactorInput).mutation(async ({ ctx, input }) => {
+  verifySecondFactor: operatorProcedure.input(VerifySecondFactorInput).mutation(async ({ ctx, input }) => {
     const web = browser(ctx);
     const proof: SecondFactorProof = 'code' in input ? { code: input.code } : { recoveryCode: input.recoveryCode };
     const verified = await verifyChallenge(ctx.em, ctx.services.secrets, ctx.services.loginThrottle, { challenge: input.challenge, proof, client: (email) => clientOf(ctx, web, email) }, ctx.services.now(), warnOwner(ctx));
@@ -108,10 +108,10 @@ export const authRouter = t.router({
   }),
 
   /** The caller's second factor: on or off, and how many recovery codes are left. */
-  secondFactor: adminProcedure.query(async ({ ctx }) => secondFactorStatus(await loadUser(ctx.em, signedIn(ctx).userId))),
+  secondFactor: operatorProcedure.query(async ({ ctx }) => secondFactorStatus(await loadUser(ctx.em, signedIn(ctx).userId))),
 
   /** Starts enrolling an authenticator app, after the password: the secret (for the QR code and typing in), pending until confirmed. */
-  startSecondFactor: adminProcedure.input(StartSecondFactorInput).mutation(async ({ ctx, input }) => {
+  startSecondFactor: operatorProcedure.input(StartSecondFactorInput).mutation(async ({ ctx, input }) => {
     const userId = signedIn(ctx).userId;
     const email = (await loadUser(ctx.em, userId)).email;
     const start = { userId, password: input.password, client: clientOf(ctx, browser(ctx), email) };
@@ -123,7 +123,7 @@ export const authRouter = t.router({
   }),
 
   /** Confirms with a current code: the second factor is on; the ten recovery codes are answered this once; other sessions end. */
-  confirmSecondFactor: adminProcedure.input(ConfirmSecondFactorInput).mutation(async ({ ctx, input }) => {
+  confirmSecondFactor: operatorProcedure.input(ConfirmSecondFactorInput).mutation(async ({ ctx, input }) => {
     const session = signedIn(ctx);
     const web = browser(ctx);
     const email = (await loadUser(ctx.em, session.userId)).email;
@@ -136,7 +136,7 @@ export const authRouter = t.router({
   }),
 
   /** Turns the second factor off: the password, and a current code or a recovery code. */
-  disableSecondFactor: adminProcedure.input(DisableSecondFactorInput).mutation(async ({ ctx, input }) => {
+  disableSecondFactor: operatorProcedure.input(DisableSecondFactorInput).mutation(async ({ ctx, input }) => {
     const session = signedIn(ctx);
     const web = browser(ctx);
     const email = (await loadUser(ctx.em, session.userId)).email;
@@ -151,7 +151,7 @@ export const authRouter = t.router({
   }),
 
   /** Ten new recovery codes, answered this once; the old ones stop working. Needs a current code. */
-  regenerateRecoveryCodes: adminProcedure.input(RegenerateRecoveryCodesInput).mutation(async ({ ctx, input }) => {
+  regenerateRecoveryCodes: operatorProcedure.input(RegenerateRecoveryCodesInput).mutation(async ({ ctx, input }) => {
     const session = signedIn(ctx);
     const web = browser(ctx);
     const email = (await loadUser(ctx.em, session.userId)).email;
@@ -168,7 +168,7 @@ export const authRouter = t.router({
    * An owner requires (or stops requiring) a second factor of the organization's members.
    * Turning it on needs one yourself: you would lock yourself out.
    */
-  setOrganizationSecondFactor: adminProcedure.input(SetOrganizationSecondFactorInput).mutation(async ({ ctx, input }) => {
+  setOrganizationSecondFactor: operatorProcedure.input(SetOrganizationSecondFactorInput).mutation(async ({ ctx, input }) => {
     const found = await organizationAccess(ctx, input.organizationId, 'own');
     const actorUserId = ctx.actor.kind === 'member' ? ctx.actor.userId : null;
     return audited(ctx, async (em, audit) => {
@@ -181,13 +181,13 @@ export const authRouter = t.router({
   }),
 
   /** Who is logged in (with a fresh CSRF token), or null: how the dashboard starts after a reload. */
-  session: adminProcedure.query(async ({ ctx }) => {
+  session: operatorProcedure.query(async ({ ctx }) => {
     const session = ctx.web?.session;
     if (!session) return null;
     return sessionAnswer(ctx.em, await loadUser(ctx.em, session.userId), session.token);
   }),
 
-  logout: adminProcedure.mutation(async ({ ctx }) => {
+  logout: operatorProcedure.mutation(async ({ ctx }) => {
     const session = ctx.web?.session;
     if (session) await revokeSession(ctx.em, session.userId, session.id, ctx.services.now());
     ctx.web?.clearSessionCookie();
@@ -195,13 +195,13 @@ export const authRouter = t.router({
   }),
 
   /** The caller's live sessions, the current one marked. */
-  sessions: adminProcedure.query(({ ctx }) => {
+  sessions: operatorProcedure.query(({ ctx }) => {
     const session = signedIn(ctx);
     return listSessions(ctx.em, session.userId, session.id, ctx.services.now());
   }),
 
   /** Ends one of the caller's sessions (another user's is not found); ending the current one logs out. */
-  revokeSession: adminProcedure.input(RevokeSessionInput).mutation(async ({ ctx, input }) => {
+  revokeSession: operatorProcedure.input(RevokeSessionInput).mutation(async ({ ctx, input }) => {
     const session = signedIn(ctx);
     const result = await revokeSession(ctx.em, session.userId, input.sessionId, ctx.services.now());
     if (input.sessionId === session.id) ctx.web?.clearSessionCookie();
@@ -209,7 +209,7 @@ export const authRouter = t.router({
   }),
 
   /** Ends the caller's other sessions too. */
-  changePassword: adminProcedure.input(ChangePasswordInput).mutation(async ({ ctx, input }) => {
+  changePassword: operatorProcedure.input(ChangePasswordInput).mutation(async ({ ctx, input }) => {
     const session = signedIn(ctx);
     const web = browser(ctx);
     const email = (await loadUser(ctx.em, session.userId)).email;
@@ -219,13 +219,13 @@ export const authRouter = t.router({
   }),
 
   /** What an invitation link offers its holder: the organization, the role, and whether to log in first or choose a password. */
-  invitation: adminProcedure.input(InvitationTokenInput).query(({ ctx, input }) => describeInvitation(ctx.em, input.token, ctx.services.now())),
+  invitation: operatorProcedure.input(InvitationTokenInput).query(({ ctx, input }) => describeInvitation(ctx.em, input.token, ctx.services.now())),
 
   /**
    * Joins the organization: a new address with the password it chooses (and
    * logs in), an existing account only logged in as that account.
    */
-  acceptInvitation: adminProcedure.input(AcceptInvitationInput).mutation(async ({ ctx, input }) => {
+  acceptInvitation: operatorProcedure.input(AcceptInvitationInput).mutation(async ({ ctx, input }) => {
     const web = browser(ctx);
     const session = web.session;
     const user = await ctx.em.transactional(async (tx) => {
@@ -241,7 +241,7 @@ export const authRouter = t.router({
    * its timing, are the same either way: the work is done after answering.
    * Counted like log-in attempts (per address and e-mail), so nobody can flood a mailbox.
    */
-  requestPasswordReset: adminProcedure.input(RequestPasswordResetInput).mutation(async ({ ctx, input }) => {
+  requestPasswordReset: operatorProcedure.input(RequestPasswordResetInput).mutation(async ({ ctx, input }) => {
     const web = browser(ctx);
     const email = normalizeEmail(input.email);
     const wait = await ctx.services.loginThrottle.attempt({ email: `reset:${email}`, address: web.address, device: null });
@@ -256,13 +256,13 @@ export const authRouter = t.router({
   }),
 
   /** The link mailed when wrong codes locked an account: codes are accepted again at once. Single use; needs no session. */
-  unlockSecondFactorCodes: adminProcedure.input(UnlockSecondFactorCodesInput).mutation(async ({ ctx, input }) => {
+  unlockSecondFactorCodes: operatorProcedure.input(UnlockSecondFactorCodesInput).mutation(async ({ ctx, input }) => {
     await unlockCodes(ctx.em, input.token, ctx.services.now());
     return { unlocked: true };
   }),
 
   /** Sets a new password from a reset link; every session of the user ends, and the user logs in again. */
-  resetPassword: adminProcedure.input(ResetPasswordInput).mutation(async ({ ctx, input }) => {
+  resetPassword: operatorProcedure.input(ResetPasswordInput).mutation(async ({ ctx, input }) => {
     await resetPassword(ctx.em, input, ctx.services.now());
     return { reset: true };
   }),

@@ -6,10 +6,10 @@
 import { reconciliationStatus } from '../domain/reconciliation/status';
 import { environmentAccess, requireOperator } from './access';
 import { ReconciliationStatusInput } from './inputs/reconciliation';
-import { adminProcedure, adminT as t } from './procedure';
+import { operatorProcedure, operatorT as t } from './procedure';
 
 export const reconciliationRouter = t.router({
-  status: adminProcedure.input(ReconciliationStatusInput).query(async ({ ctx, input }) => {
+  status: operatorProcedure.input(ReconciliationStatusInput).query(async ({ ctx, input }) => {
     if (input.environmentId) await environmentAccess(ctx, input.environmentId, 'read');
     else requireOperator(ctx.actor);
     return reconciliationStatus(ctx.em, ctx.services.now(), { environmentId: input.environmentId ?? null, limit: input.limit });

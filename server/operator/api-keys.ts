@@ -6,10 +6,10 @@ import { apiKeyBefore } from '../domain/audit/snapshots';
 import { audited, scopeOf } from './audited';
 import { environmentAccess, recordAccess } from './access';
 import { CreateApiKeyInput, ListApiKeysInput, RevokeApiKeyInput, SetRateLimitsInput } from './inputs/keys';
-import { adminProcedure, adminT as t, type AdminContext } from './procedure';
+import { operatorProcedure, operatorT as t, type OperatorContext } from './procedure';
 
 /** The key's organization decides; a key of another organization is not found. Answers the key's environment. */
-async function keyAccess(ctx: AdminContext, apiKeyId: string) {
+async function keyAccess(ctx: OperatorContext, apiKeyId: string) {
   const missing = notFound('API key', apiKeyId);
   const key = await ctx.em.findOne(ApiKey, { id: apiKeyId });
   if (!key) throw missing;
@@ -19,7 +19,7 @@ async function keyAccess(ctx: AdminContext, apiKeyId: string) {
 
 export const apiKeysRouter = t.router({
   /** The secret is in this answer only; the service keeps its hash. */
-  create: adminProcedure.input(CreateApiKeyInput).mutation(async ({ ctx, input }) => {
+  create: operatorProcedure.input(CreateApiKeyInput).mutation(async ({ ctx, input }) => {
     const environment = await environmentAccess(ctx, input.environmentId, 'develop');
     return audited(ctx, async (em, audit) => {
       const created = await createApiKey(em, input);
@@ -29,12 +29,12 @@ export const apiKeysRouter = t.router({
     });
   }),
 
-  list: adminProcedure.input(ListApiKeysInput).query(async ({ ctx, input }) => {
+  list: operatorProcedure.input(ListApiKeysInput).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
     return listApiKeys(ctx.em, input.environmentId);
   }),
 
-  revoke: adminProcedure.input(RevokeApiKeyInput).mutation(async ({ ctx, input }) => {
+  revoke: operatorProcedure.input(RevokeApiKeyInput).mutation(async ({ ctx, input }) => {
     const environment = await keyAccess(ctx, input.apiKeyId);
     return audited(ctx, async (em, audit) => {
       const before = await apiKeyBefore(em, input.apiKeyId);
@@ -44,7 +44,7 @@ export const apiKeysRouter = t.router({
     });
   }),
 
-  setRateLimits: adminProcedure.input(SetRateLimitsInput).mutation(async ({ ctx, input }) => {
+  setRateLimits: operatorProcedure.input(SetRateLimitsInput).mutation(async ({ ctx, input }) => {
     const environment = await keyAccess(ctx, input.apiKeyId);
     return audited(ctx, async (em, audit) => {
       const before = await apiKeyBefore(em, input.apiKeyId);

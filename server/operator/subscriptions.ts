@@ -4,7 +4,7 @@ import { listSubscriptions, subscriptionDetail } from '../domain/subscriptions/l
 import { notFound } from '../domain/refusal';
 import { environmentAccess, recordAccess } from './access';
 import { SubscriptionGetInput, SubscriptionListInput } from './inputs/listing';
-import { adminProcedure, adminT as t } from './procedure';
+import { operatorProcedure, operatorT as t } from './procedure';
 import { SubscriptionActionInput, SubscriptionCancelInput } from './inputs/actions';
 import { actingForSubscription } from './acting-for';
 import { cancelSubscription } from '../domain/subscriptions/cancel';
@@ -15,12 +15,12 @@ import { SubscriptionTraceInput } from './inputs/gateways';
 import { subscriptionTrace } from '../domain/routing/views';
 
 export const subscriptionsRouter = t.router({
-  list: adminProcedure.input(SubscriptionListInput).query(async ({ ctx, input }) => {
+  list: operatorProcedure.input(SubscriptionListInput).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
     return listSubscriptions(ctx.reads, input);
   }),
 
-  get: adminProcedure.input(SubscriptionGetInput).query(async ({ ctx, input }) => {
+  get: operatorProcedure.input(SubscriptionGetInput).query(async ({ ctx, input }) => {
     const missing = notFound('Subscription', input.subscriptionId);
     const subscription = await ctx.em.findOne(Subscription, { id: input.subscriptionId });
     if (!subscription) throw missing;
@@ -29,7 +29,7 @@ export const subscriptionsRouter = t.router({
   }),
 
   /** What cancel (now, at period end) and sync would do with this subscription now, and why not (the dashboard's buttons). */
-  actions: adminProcedure.input(SubscriptionActionInput).query(async ({ ctx, input }) => {
+  actions: operatorProcedure.input(SubscriptionActionInput).query(async ({ ctx, input }) => {
     const missing = notFound('Subscription', input.subscriptionId);
     const subscription = await ctx.em.findOne(Subscription, { id: input.subscriptionId });
     if (!subscription) throw missing;
@@ -38,19 +38,19 @@ export const subscriptionsRouter = t.router({
   }),
 
   /** POST /v1/subscriptions/{id}/cancel for a developer: now, or at the end of the period where the gateway supports it; the same refusals. */
-  cancel: adminProcedure.input(SubscriptionCancelInput).mutation(async ({ ctx, input }) => {
+  cancel: operatorProcedure.input(SubscriptionCancelInput).mutation(async ({ ctx, input }) => {
     const context = await actingForSubscription(ctx, input.subscriptionId, 'develop');
     return subscriptionBody(await cancelSubscription(context, input.subscriptionId, input.atPeriodEnd));
   }),
 
   /** POST /v1/subscriptions/{id}/sync for a developer: reads the subscription from its gateway now. */
-  sync: adminProcedure.input(SubscriptionActionInput).mutation(async ({ ctx, input }) => {
+  sync: operatorProcedure.input(SubscriptionActionInput).mutation(async ({ ctx, input }) => {
     const context = await actingForSubscription(ctx, input.subscriptionId, 'develop');
     return subscriptionBody(await syncSubscription(context, input.subscriptionId));
   }),
 
   /** How routing chose the gateway: the rule, the candidates, each attempt (decision 21). */
-  trace: adminProcedure.input(SubscriptionTraceInput).query(async ({ ctx, input }) => {
+  trace: operatorProcedure.input(SubscriptionTraceInput).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
     return subscriptionTrace(ctx.em, input);
   }),

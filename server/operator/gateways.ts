@@ -10,13 +10,13 @@ import { configureGateway, gatewayForms, listGatewayAccounts, listRoutes, remove
 import { environmentAccess } from './access';
 import { ConfigureGatewayInput, EnvironmentRef, ExplainRouteInput, RemoveRouteInput, SetGatewayEnabledInput, SetRouteInput } from './inputs/gateways';
 import { explainRoute, routingHealth } from '../domain/routing/views';
-import { adminProcedure, adminT as t } from './procedure';
+import { operatorProcedure, operatorT as t } from './procedure';
 import { gatewayBefore, routeBefore } from '../domain/audit/snapshots';
 import { audited, scopeOf } from './audited';
 
 export const gatewaysRouter = t.router({
   /** Creates or replaces a gateway's configuration in an environment. */
-  configure: adminProcedure.input(ConfigureGatewayInput).mutation(async ({ ctx, input }) => {
+  configure: operatorProcedure.input(ConfigureGatewayInput).mutation(async ({ ctx, input }) => {
     const environment = await environmentAccess(ctx, input.environmentId, 'develop');
     const operator = ctx.actor.kind === 'operator';
     const mayChooseHost = ctx.services.config.env !== 'production' || operator;
@@ -30,12 +30,12 @@ export const gatewaysRouter = t.router({
   }),
 
   /** Each gateway's configure form here: its credential fields (never their values) and the base URLs it may be pointed at. */
-  forms: adminProcedure.input(EnvironmentRef).query(async ({ ctx, input }) => {
+  forms: operatorProcedure.input(EnvironmentRef).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
     return gatewayForms(ctx.em, ctx.services, input.environmentId, { anyHost: ctx.actor.kind === 'operator' });
   }),
 
-  setEnabled: adminProcedure.input(SetGatewayEnabledInput).mutation(async ({ ctx, input }) => {
+  setEnabled: operatorProcedure.input(SetGatewayEnabledInput).mutation(async ({ ctx, input }) => {
     const environment = await environmentAccess(ctx, input.environmentId, 'develop');
     return audited(ctx, async (em, audit) => {
       const before = await gatewayBefore(em, ctx.services, input.environmentId, input.gateway);
@@ -45,14 +45,14 @@ export const gatewaysRouter = t.router({
     });
   }),
 
-  list: adminProcedure.input(EnvironmentRef).query(async ({ ctx, input }) => {
+  list: operatorProcedure.input(EnvironmentRef).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
     return listGatewayAccounts(ctx.em, ctx.services, input.environmentId);
   }),
 });
 
 export const routingRouter = t.router({
-  set: adminProcedure.input(SetRouteInput).mutation(async ({ ctx, input }) => {
+  set: operatorProcedure.input(SetRouteInput).mutation(async ({ ctx, input }) => {
     const environment = await environmentAccess(ctx, input.environmentId, 'develop');
     return audited(ctx, async (em, audit) => {
       const before = await routeBefore(em, input.environmentId, input.method);
@@ -62,7 +62,7 @@ export const routingRouter = t.router({
     });
   }),
 
-  remove: adminProcedure.input(RemoveRouteInput).mutation(async ({ ctx, input }) => {
+  remove: operatorProcedure.input(RemoveRouteInput).mutation(async ({ ctx, input }) => {
     // An unknown environment is reported, not answered with `removed: false`.
     const environment = await environmentAccess(ctx, input.environmentId, 'develop');
     return audited(ctx, async (em, audit) => {
@@ -73,19 +73,19 @@ export const routingRouter = t.router({
     });
   }),
 
-  list: adminProcedure.input(EnvironmentRef).query(async ({ ctx, input }) => {
+  list: operatorProcedure.input(EnvironmentRef).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
     return listRoutes(ctx.em, input.environmentId);
   }),
 
   /** The dry run: which gateway would take a create now, and why. Calls no gateway. */
-  explain: adminProcedure.input(ExplainRouteInput).query(async ({ ctx, input }) => {
+  explain: operatorProcedure.input(ExplainRouteInput).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
     return explainRoute(ctx.em, ctx.services, input);
   }),
 
   /** Each configured gateway's recent outcomes, latency and circuit breaker. */
-  health: adminProcedure.input(EnvironmentRef).query(async ({ ctx, input }) => {
+  health: operatorProcedure.input(EnvironmentRef).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
     return routingHealth(ctx.em, ctx.services, input.environmentId);
   }),

@@ -12,14 +12,14 @@ import { operatorRefusal } from '../domain/refusal';
 import { simulatedGateways } from '../domain/sandbox';
 import { environmentAccess } from './access';
 import { CreateTestPaymentInput, SandboxReadinessInput } from './inputs/sandbox';
-import { adminProcedure, adminT as t } from './procedure';
+import { operatorProcedure, operatorT as t } from './procedure';
 
 export const sandboxRouter = t.router({
-  createPayment: adminProcedure.input(CreateTestPaymentInput).mutation(async ({ ctx, input }) => {
+  createPayment: operatorProcedure.input(CreateTestPaymentInput).mutation(async ({ ctx, input }) => {
     const environment = await environmentAccess(ctx, input.environmentId, 'develop');
     if (environment.kind !== 'sandbox') throw operatorRefusal('invalid', `Environment ${environment.id} is production; test payments are created in sandbox environments only.`);
     const organization = await ctx.em.findOneOrFail(Organization, { id: environment.project.organization.id });
-    // Its refusals (billing, quota, validation, the gateway) read to the dashboard as the API's, with the same message (admin/operator-answers.ts).
+    // Its refusals (billing, quota, validation, the gateway) read to the dashboard as the API's, with the same message (operator/operator-answers.ts).
     const created = await createPayment({ em: ctx.em, services: ctx.services, principal: { environment, project: environment.project, organization } }, input.payment);
     return paymentBody(created.resource);
   }),
@@ -30,7 +30,7 @@ export const sandboxRouter = t.router({
    * where the service runs none), and each method's readiness (a routing
    * rule whose gateway has an enabled account).
    */
-  readiness: adminProcedure.input(SandboxReadinessInput).query(async ({ ctx, input }) => {
+  readiness: operatorProcedure.input(SandboxReadinessInput).query(async ({ ctx, input }) => {
     const environment = await environmentAccess(ctx, input.environmentId, 'read');
     const [rules, accounts] = await Promise.all([ctx.em.find(RoutingRule, { environment }), ctx.em.find(GatewayAccount, { environment })]);
     const enabled = new Set(accounts.filter((account) => account.enabled).map((account) => account.gateway));

@@ -2,10 +2,10 @@
 import { overviewSummary } from '../domain/listing/overview';
 import { environmentAccess } from './access';
 import { OverviewInput } from './inputs/listing';
-import { adminProcedure, adminT as t } from './procedure';
+import { operatorProcedure, operatorT as t } from './procedure';
 
 export const overviewRouter = t.router({
-  summary: adminProcedure.input(OverviewInput).query(async ({ ctx, input }) => {
+  summary: operatorProcedure.input(OverviewInput).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
     return overviewSummary(ctx.reads, input.environmentId, input.days, ctx.services.now());
   }),

@@ -11,15 +11,15 @@ import { notFound } from '../domain/refusal';
 import type { RequestContext } from '../domain/request-context';
 import { Subscription } from '../domain/subscriptions/subscription';
 import { recordAccess, type Need } from './access';
-import type { AdminContext } from './procedure';
+import type { OperatorContext } from './procedure';
 
-async function contextOf(ctx: AdminContext, environmentId: string): Promise<RequestContext> {
+async function contextOf(ctx: OperatorContext, environmentId: string): Promise<RequestContext> {
   const environment = await ctx.em.findOneOrFail(Environment, { id: environmentId }, { populate: ['project', 'project.organization'] });
   return { em: ctx.em, services: ctx.services, principal: { environment, project: environment.project, organization: environment.project.organization } };
 }
 
 /** The payment's environment as a request context, once the caller may act on it as `need` says (a foreign payment is not found). */
-export async function actingForPayment(ctx: AdminContext, paymentId: string, need: Need): Promise<RequestContext> {
+export async function actingForPayment(ctx: OperatorContext, paymentId: string, need: Need): Promise<RequestContext> {
   const missing = notFound('Payment', paymentId);
   const payment = await ctx.em.findOne(Payment, { id: paymentId });
   if (!payment) throw missing;
@@ -27,7 +27,7 @@ export async function actingForPayment(ctx: AdminContext, paymentId: string, nee
   return contextOf(ctx, payment.environment.id);
 }
 
-export async function actingForSubscription(ctx: AdminContext, subscriptionId: string, need: Need): Promise<RequestContext> {
+export async function actingForSubscription(ctx: OperatorContext, subscriptionId: string, need: Need): Promise<RequestContext> {
   const missing = notFound('Subscription', subscriptionId);
   const subscription = await ctx.em.findOne(Subscription, { id: subscriptionId });
   if (!subscription) throw missing;

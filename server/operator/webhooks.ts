@@ -18,19 +18,19 @@ import {
   RotateSecretInput,
   UpdateEndpointInput,
 } from './inputs/webhooks';
-import type { AdminContext } from './procedure';
-import { adminProcedure, adminT as t } from './procedure';
+import type { OperatorContext } from './procedure';
+import { operatorProcedure, operatorT as t } from './procedure';
 import { endpointBefore } from '../domain/audit/snapshots';
 import { audited, scopeOf } from './audited';
 
 /** The endpoint, once the caller may act on it as `need` says (a foreign one is `not_found`, like a missing one). */
-async function endpointAccess(ctx: AdminContext, endpointId: string, need: Need) {
+async function endpointAccess(ctx: OperatorContext, endpointId: string, need: Need) {
   const endpoint = await loadEndpoint(ctx.em, endpointId);
   await recordAccess(ctx, endpoint.environment.id, need, notFound('Webhook endpoint', endpointId));
   return endpoint;
 }
 
-async function deliveryAccess(ctx: AdminContext, deliveryId: string, need: Need) {
+async function deliveryAccess(ctx: OperatorContext, deliveryId: string, need: Need) {
   await recordAccess(ctx, await deliveryEnvironmentId(ctx.em, deliveryId), need, notFound('Webhook delivery', deliveryId));
 }
 
@@ -39,7 +39,7 @@ async function deliveryAccess(ctx: AdminContext, deliveryId: string, need: Need)
  * see, is a mistake to report, not an empty list. Whatever the filter, a
  * member only ever lists their own organizations' records.
  */
-async function readableScope(ctx: AdminContext, filter: { environmentId?: string; projectId?: string; endpointId?: string }) {
+async function readableScope(ctx: OperatorContext, filter: { environmentId?: string; projectId?: string; endpointId?: string }) {
   if (filter.environmentId) await environmentAccess(ctx, filter.environmentId, 'read');
   if (filter.projectId) await projectAccess(ctx, filter.projectId, 'read');
   if (filter.endpointId) await endpointAccess(ctx, filter.endpointId, 'read');
@@ -47,7 +47,7 @@ async function readableScope(ctx: AdminContext, filter: { environmentId?: string
 }
 
 export const webhooksRouter = t.router({
-  createEndpoint: adminProcedure.input(CreateEndpointInput).mutation(async ({ ctx, input }) => {
+  createEndpoint: operatorProcedure.input(CreateEndpointInput).mutation(async ({ ctx, input }) => {
     const environment = await environmentAccess(ctx, input.environmentId, 'develop');
     return audited(ctx, async (em, audit) => {
       const created = await createEndpoint(em, ctx.services, input);
@@ -56,12 +56,12 @@ export const webhooksRouter = t.router({
     });
   }),
 
-  listEndpoints: adminProcedure.input(ListEndpointsInput).query(async ({ ctx, input }) => {
+  listEndpoints: operatorProcedure.input(ListEndpointsInput).query(async ({ ctx, input }) => {
     const scope = await readableScope(ctx, input);
     return listEndpoints(ctx.em, ctx.services, { ...input, ...scope });
   }),
 
-  updateEndpoint: adminProcedure.input(UpdateEndpointInput).mutation(async ({ ctx, input }) => {
+  updateEndpoint: operatorProcedure.input(UpdateEndpointInput).mutation(async ({ ctx, input }) => {
     const endpoint = await endpointAccess(ctx, input.endpointId, 'develop');
     const environment = await environmentAccess(ctx, endpoint.environment.id, 'develop');
     return audited(ctx, async (em, audit) => {
@@ -73,7 +73,7 @@ export const webhooksRouter = t.router({
   }),
 
   /** `keepPreviousFor`: seconds the replaced secret keeps signing new deliveries (default 24 h), or `now`. */
-  rotateSecret: adminProcedure.input(RotateSecretInput).mutation(async ({ ctx, input }) => {
+  rotateSecret: operatorProcedure.input(RotateSecretInput).mutation(async ({ ctx, input }) => {
     const endpoint = await endpointAccess(ctx, input.endpointId, 'develop');
     const environment = await environmentAccess(ctx, endpoint.environment.id, 'develop');
     return audited(ctx, async (em, audit) => {
@@ -86,23 +86,23 @@ export const webhooksRouter = t.router({
   }),
 
   /** Newest event first; `cursor` is the previous page's `nextCursor`. */
-  listDeliveries: adminProcedure.input(ListDeliveriesInput).query(async ({ ctx, input }) => {
+  listDeliveries: operatorProcedure.input(ListDeliveriesInput).query(async ({ ctx, input }) => {
     const scope = await readableScope(ctx, input);
     return listDeliveries(ctx.reads, { ...input, ...scope });
   }),
 
-  getDelivery: adminProcedure.input(DeliveryIdInput).query(async ({ ctx, input }) => {
+  getDelivery: operatorProcedure.input(DeliveryIdInput).query(async ({ ctx, input }) => {
     await deliveryAccess(ctx, input.deliveryId, 'read');
     return getDelivery(ctx.services, input.deliveryId);
   }),
 
-  resend: adminProcedure.input(DeliveryIdInput).mutation(async ({ ctx, input }) => {
+  resend: operatorProcedure.input(DeliveryIdInput).mutation(async ({ ctx, input }) => {
     await deliveryAccess(ctx, input.deliveryId, 'develop');
     return resendDelivery(ctx.em, ctx.services, input.deliveryId);
   }),
 
   /** How many FAILED deliveries `resendFailed` would queue with this filter, and how many it would skip (disabled endpoint). */
-  countFailed: adminProcedure.input(ResendFailedInput).query(async ({ ctx, input }) => {
+  countFailed: operatorProcedure.input(ResendFailedInput).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
     if (input.endpointId) {
       const endpoint = await endpointAccess(ctx, input.endpointId, 'read');
@@ -112,7 +112,7 @@ export const webhooksRouter = t.router({
   }),
 
   /** Queues again every FAILED delivery of the environment matching the filter (at most 1000 per call). */
-  resendFailed: adminProcedure.input(ResendFailedInput).mutation(async ({ ctx, input }) => {
+  resendFailed: operatorProcedure.input(ResendFailedInput).mutation(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'develop');
     if (input.endpointId) {
       const endpoint = await endpointAccess(ctx, input.endpointId, 'develop');

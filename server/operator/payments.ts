@@ -4,7 +4,7 @@ import { listPayments, paymentDetail } from '../domain/payments/listing';
 import { notFound } from '../domain/refusal';
 import { environmentAccess, recordAccess } from './access';
 import { PaymentGetInput, PaymentListInput } from './inputs/listing';
-import { adminProcedure, adminT as t } from './procedure';
+import { operatorProcedure, operatorT as t } from './procedure';
 import { PaymentActionInput } from './inputs/actions';
 import { actingForPayment } from './acting-for';
 import { cancelPayment } from '../domain/payments/cancel';
@@ -15,12 +15,12 @@ import { PaymentTraceInput } from './inputs/gateways';
 import { paymentTrace } from '../domain/routing/views';
 
 export const paymentsRouter = t.router({
-  list: adminProcedure.input(PaymentListInput).query(async ({ ctx, input }) => {
+  list: operatorProcedure.input(PaymentListInput).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
     return listPayments(ctx.reads, input);
   }),
 
-  get: adminProcedure.input(PaymentGetInput).query(async ({ ctx, input }) => {
+  get: operatorProcedure.input(PaymentGetInput).query(async ({ ctx, input }) => {
     const missing = notFound('Payment', input.paymentId);
     const payment = await ctx.em.findOne(Payment, { id: input.paymentId });
     if (!payment) throw missing;
@@ -29,7 +29,7 @@ export const paymentsRouter = t.router({
   }),
 
   /** What cancel and sync would do with this payment now, and why not (the dashboard's buttons). */
-  actions: adminProcedure.input(PaymentActionInput).query(async ({ ctx, input }) => {
+  actions: operatorProcedure.input(PaymentActionInput).query(async ({ ctx, input }) => {
     const missing = notFound('Payment', input.paymentId);
     const payment = await ctx.em.findOne(Payment, { id: input.paymentId });
     if (!payment) throw missing;
@@ -38,19 +38,19 @@ export const paymentsRouter = t.router({
   }),
 
   /** POST /v1/payments/{id}/cancel for a developer of its organization: the same rules (a Pix cannot be canceled) and refusals. */
-  cancel: adminProcedure.input(PaymentActionInput).mutation(async ({ ctx, input }) => {
+  cancel: operatorProcedure.input(PaymentActionInput).mutation(async ({ ctx, input }) => {
     const context = await actingForPayment(ctx, input.paymentId, 'develop');
     return paymentBody(await cancelPayment(context, input.paymentId));
   }),
 
   /** POST /v1/payments/{id}/sync for a developer: reads the payment from its gateway now and applies what it says. */
-  sync: adminProcedure.input(PaymentActionInput).mutation(async ({ ctx, input }) => {
+  sync: operatorProcedure.input(PaymentActionInput).mutation(async ({ ctx, input }) => {
     const context = await actingForPayment(ctx, input.paymentId, 'develop');
     return paymentBody(await syncPayment(context, input.paymentId));
   }),
 
   /** How routing chose the gateway: the rule, the candidates, each attempt (decision 21). */
-  trace: adminProcedure.input(PaymentTraceInput).query(async ({ ctx, input }) => {
+  trace: operatorProcedure.input(PaymentTraceInput).query(async ({ ctx, input }) => {
     await environmentAccess(ctx, input.environmentId, 'read');
     return paymentTrace(ctx.em, input);
   }),

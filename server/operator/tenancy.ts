@@ -17,7 +17,7 @@ import {
   OrganizationIdInput,
   SetBillingInput,
 } from './inputs/tenancy';
-import { adminProcedure, adminT as t, type AdminContext } from './procedure';
+import { operatorProcedure, operatorT as t, type OperatorContext } from './procedure';
 
 /**
  * Where simulators run (the embedded demo, development), a new sandbox
@@ -25,7 +25,7 @@ import { adminProcedure, adminT as t, type AdminContext } from './procedure';
  * so its first test payment works. The environment exists either way: a
  * wiring that fails is logged, and the dashboard then says what to configure.
  */
-async function wireSandbox(ctx: AdminContext, environment: { id: string; kind: string }): Promise<void> {
+async function wireSandbox(ctx: OperatorContext, environment: { id: string; kind: string }): Promise<void> {
   const sandbox = ctx.services.sandbox;
   if (environment.kind !== 'sandbox' || !sandbox?.wireEnvironment) return;
   try {
@@ -36,7 +36,7 @@ async function wireSandbox(ctx: AdminContext, environment: { id: string; kind: s
 }
 
 export const organizationsRouter = t.router({
-  create: adminProcedure.input(CreateOrganizationInput).mutation(({ ctx, input }) => {
+  create: operatorProcedure.input(CreateOrganizationInput).mutation(({ ctx, input }) => {
     requireOperator(ctx.actor);
     return audited(ctx, async (em, audit) => {
       const after = await createOrganization(em, input);
@@ -46,14 +46,14 @@ export const organizationsRouter = t.router({
   }),
 
   /** Every organization for an operator; a member's own, each with their `role` in it. */
-  list: adminProcedure.query(async ({ ctx }) => {
+  list: operatorProcedure.query(async ({ ctx }) => {
     const organizations = await listOrganizations(ctx.em, visibleOrganizations(ctx.actor));
     if (ctx.actor.kind !== 'member') return organizations;
     const roles = ctx.actor.roles;
     return organizations.map((organization) => ({ ...organization, role: roles.get(organization.id)! }));
   }),
 
-  setBilling: adminProcedure.input(SetBillingInput).mutation(({ ctx, input }) => {
+  setBilling: operatorProcedure.input(SetBillingInput).mutation(({ ctx, input }) => {
     requireOperator(ctx.actor);
     return audited(ctx, async (em, audit) => {
       const before = await organizationBefore(em, input.organizationId);
@@ -63,7 +63,7 @@ export const organizationsRouter = t.router({
     });
   }),
 
-  usage: adminProcedure.input(OrganizationIdInput).query(async ({ ctx, input }) => {
+  usage: operatorProcedure.input(OrganizationIdInput).query(async ({ ctx, input }) => {
     await organizationAccess(ctx, input.organizationId, 'read');
     return organizationUsage(ctx.em, input.organizationId, ctx.services.now());
   }),
@@ -71,7 +71,7 @@ export const organizationsRouter = t.router({
 
 export const projectsRouter = t.router({
   /** With `withEnvironments`, the project's sandbox and production environments come with it (in `environments`). */
-  create: adminProcedure.input(CreateProjectInput).mutation(async ({ ctx, input }) => {
+  create: operatorProcedure.input(CreateProjectInput).mutation(async ({ ctx, input }) => {
     await organizationAccess(ctx, input.organizationId, 'own');
     // One transaction: a project never ends up with one environment of the two.
     const created = await audited(ctx, async (tx, audit) => {
@@ -91,7 +91,7 @@ export const projectsRouter = t.router({
   }),
 
   /** The projects the caller sees, or one organization's (which must exist and be visible: otherwise not found). */
-  list: adminProcedure.input(ListProjectsInput).query(async ({ ctx, input }) => {
+  list: operatorProcedure.input(ListProjectsInput).query(async ({ ctx, input }) => {
     if (input.organizationId) {
       await organizationAccess(ctx, input.organizationId, 'read');
     }
@@ -103,7 +103,7 @@ export const projectsRouter = t.router({
 });
 
 export const environmentsRouter = t.router({
-  create: adminProcedure.input(CreateEnvironmentInput).mutation(async ({ ctx, input }) => {
+  create: operatorProcedure.input(CreateEnvironmentInput).mutation(async ({ ctx, input }) => {
     const project = await projectAccess(ctx, input.projectId, 'own');
     const environment = await audited(ctx, async (em, audit) => {
       const after = await createEnvironment(em, input);
@@ -115,7 +115,7 @@ export const environmentsRouter = t.router({
   }),
 
   /** The environments the caller sees, or one project's (which must exist and be visible). */
-  list: adminProcedure.input(ListEnvironmentsInput).query(async ({ ctx, input }) => {
+  list: operatorProcedure.input(ListEnvironmentsInput).query(async ({ ctx, input }) => {
     if (input.projectId) await projectAccess(ctx, input.projectId, 'read');
     const visible = visibleOrganizations(ctx.actor);
     const where = input.projectId ? { project: input.projectId } : visible ? { project: { organization: visible } } : {};

@@ -7,9 +7,9 @@ import { resetSecondFactor } from '../domain/people/second-factor';
 import { requireOperator } from './access';
 import { audited } from './audited';
 import { ResetSecondFactorInput } from './inputs/people';
-import { adminProcedure } from './procedure';
+import { operatorProcedure } from './procedure';
 
-export const resetSecondFactorProcedure = adminProcedure.input(ResetSecondFactorInput).mutation(({ ctx, input }) => {
+export const resetSecondFactorProcedure = operatorProcedure.input(ResetSecondFactorInput).mutation(({ ctx, input }) => {
   requireOperator(ctx.actor);
   return audited(ctx, async (em, audit) => {
     const answer = await resetSecondFactor(em, input.email, ctx.services.now());

@@ -1,4 +1,4 @@
-import { adminT as t } from './procedure';
+import { operatorT as t } from './procedure';
 import { apiKeysRouter } from './api-keys';
 import { eventsRouter } from './events';
 import { onboardingRouter } from './onboarding';
@@ -17,7 +17,7 @@ import { refundsRouter } from './refunds';
 import { auditRouter } from './audit';
 
 /** The internal operator API (not part of /v1), served at /internal/trpc. */
-export const adminRouter = t.router({
+export const operatorRouter = t.router({
   organizations: organizationsRouter,
   projects: projectsRouter,
   environments: environmentsRouter,
@@ -39,4 +39,4 @@ export const adminRouter = t.router({
   onboarding: onboardingRouter,
   audit: auditRouter,
 });
-export type AdminRouter = typeof adminRouter;
+export type OperatorRouter = typeof operatorRouter;

@@ -19,14 +19,14 @@ import { runningSimulators, sandboxOf, simulatePayment, simulateRefund, simulate
 import { countSandboxKeyUse, ownEnvironment } from '../domain/sandbox-keys';
 import { faultSchema, PAYMENT_OUTCOMES, REFUND_OUTCOMES, REFUND_SETTLEMENTS, SIM_OPERATIONS, SUBSCRIPTION_OUTCOMES } from '../contract/sandbox-controls';
 import { environmentAccess, recordAccess, requireOperator } from './access';
-import { adminProcedure, adminT as t, type AdminContext } from './procedure';
+import { operatorProcedure, operatorT as t, type OperatorContext } from './procedure';
 
 /**
  * A developer of the record's organization, and a sandbox record: production money is never simulated.
  * With a sandbox API key: a record of the key's own environment (any other is not found, so nothing
  * about it is told), counted in the key's rate limits like a /v1 write.
  */
-async function sandboxRecordAccess(ctx: AdminContext, environmentId: string, what: string, id: string): Promise<void> {
+async function sandboxRecordAccess(ctx: OperatorContext, environmentId: string, what: string, id: string): Promise<void> {
   if (ctx.sandboxKey) {
     if (environmentId !== ctx.sandboxKey.environmentId) throw notFound(what, id);
     return countSandboxKeyUse(ctx.services, ctx.sandboxKey, 'default');
@@ -37,12 +37,12 @@ async function sandboxRecordAccess(ctx: AdminContext, environmentId: string, wha
 }
 
 export const simulatorsRouter = t.router({
-  list: adminProcedure.query(({ ctx }) => {
+  list: operatorProcedure.query(({ ctx }) => {
     requireOperator(ctx.actor);
     return runningSimulators(ctx.services);
   }),
 
-  payment: adminProcedure
+  payment: operatorProcedure
     .input(z.strictObject({ paymentId: RecordId, outcome: z.enum(PAYMENT_OUTCOMES) }))
     .mutation(async ({ ctx, input }) => {
       const payment = await ctx.em.findOne(Payment, { id: input.paymentId });
@@ -51,7 +51,7 @@ export const simulatorsRouter = t.router({
       return simulatePayment(ctx.em, ctx.services, input.paymentId, input.outcome);
     }),
 
-  subscription: adminProcedure
+  subscription: operatorProcedure
     .input(z.strictObject({ subscriptionId: RecordId, outcome: z.enum(SUBSCRIPTION_OUTCOMES) }))
     .mutation(async ({ ctx, input }) => {
       const subscription = await ctx.em.findOne(Subscription, { id: input.subscriptionId });
@@ -66,7 +66,7 @@ export const simulatorsRouter = t.router({
    * a sandbox), or, for an operator, by the gateway's own refund id (`re_…`,
    * `est_…`, `rf_…`, a Pix devolução's id or rtrId) with the gateway named.
    */
-  refund: adminProcedure
+  refund: operatorProcedure
     .input(z.strictObject({ refundId: RecordId, gateway: z.enum(GATEWAY_NAMES).optional(), outcome: z.enum(REFUND_OUTCOMES) }))
     .mutation(async ({ ctx, input }) => {
       if (input.refundId.startsWith('ref_')) {
@@ -83,7 +83,7 @@ export const simulatorsRouter = t.router({
     }),
 
   /** Whether a gateway's refunds asked for from now on stay pending until settled or failed (`later`, the default) or settle in the refund call (`at-once`). */
-  refundSettlement: adminProcedure
+  refundSettlement: operatorProcedure
     .input(z.strictObject({ gateway: z.enum(GATEWAY_NAMES), mode: z.enum(REFUND_SETTLEMENTS) }))
     .mutation(async ({ ctx, input }) => {
       requireOperator(ctx.actor);
@@ -92,7 +92,7 @@ export const simulatorsRouter = t.router({
     }),
 
   /** The next `times` calls of an operation misbehave (latency, hang, 5xx, 4xx, 422, malformed, lost answer). */
-  fault: adminProcedure
+  fault: operatorProcedure
     .input(z.strictObject({ gateway: z.enum(GATEWAY_NAMES), operation: z.enum(SIM_OPERATIONS), fault: faultSchema, times: z.int().min(1).max(1000).default(1) }))
     .mutation(({ ctx, input }) => {
       requireOperator(ctx.actor);
@@ -100,7 +100,7 @@ export const simulatorsRouter = t.router({
       return { gateway: input.gateway, operation: input.operation, fault: input.fault, times: input.times };
     }),
 
-  clearFaults: adminProcedure.input(z.strictObject({ gateway: z.enum(GATEWAY_NAMES) })).mutation(({ ctx, input }) => {
+  clearFaults: operatorProcedure.input(z.strictObject({ gateway: z.enum(GATEWAY_NAMES) })).mutation(({ ctx, input }) => {
     requireOperator(ctx.actor);
     sandboxOf(ctx.services, input.gateway).clearFaults(input.gateway);
     return { gateway: input.gateway, cleared: true };
@@ -111,7 +111,7 @@ export const simulatorsRouter = t.router({
    * sandbox when none is named: operators only). With a sandbox API key: the
    * key's own environment, counted like a create in the key's rate limits.
    */
-  trigger: adminProcedure
+  trigger: operatorProcedure
     .input(z.strictObject({ eventType: z.enum(WEBHOOK_EVENT_TYPES), environmentId: RecordId.optional() }))
     .mutation(async ({ ctx, input }) => {
       if (ctx.sandboxKey) {
@@ -125,7 +125,7 @@ export const simulatorsRouter = t.router({
     }),
 
   /** Sends the last webhooks again, optionally newest first, to rehearse duplicates and disorder. */
-  replay: adminProcedure
+  replay: operatorProcedure
     .input(z.strictObject({ gateway: z.enum(GATEWAY_NAMES), last: z.int().min(1).max(1000).default(1), reverse: z.boolean().default(false) }))
     .mutation(async ({ ctx, input }) => {
       requireOperator(ctx.actor);
