@@ -37,7 +37,7 @@ import { tableOf } from '../../db/rows';
 import type { Services } from '../../services';
 import { routingFallbacks } from '../../observability/routing-metrics';
 import type { GatewayFailure } from '../../gateways';
-import { gatewayFailureIn, refusalOf, UNFINISHED_REGISTRATION } from '../gateway-calls';
+import { refusalOf, UNFINISHED_REGISTRATION } from '../gateway-calls';
 import { applyLocked } from '../locked-apply';
 import { Refusal } from '../refusal';
 import { raises } from '../raises';
@@ -45,6 +45,7 @@ import type { Route } from './directory';
 import type { AttemptOutcome, OrphanFate, RoutingAttempt, RoutingTrace } from './trace';
 import { unavailability, type Unavailability } from './availability';
 import type { GatewayResource } from '../registration/columns';
+import { attemptRegistration } from '../registration/attempt';
 import { commitRegistration } from '../registration/commit';
 import type { RegistrationSteps } from '../registration/steps';
 import { leaseEnd, unfinished } from '../registration/lease';
@@ -128,34 +129,30 @@ export async function registerRouted<T extends GatewayResource & { routingTrace?
       lease = moved;
     }
     const startedAt = services.now();
-    const started = performance.now();
-    let snapshot: S;
-    try {
-      snapshot = await steps.call(candidate.route.adapter, candidate.request);
-    } catch (error) {
-      const ms = performance.now() - started;
-      const failure = gatewayFailureIn(error);
-      if (failure?.kind === 'refused') {
-        // The gateway answered: it is up. It refused the request as asked, so nothing exists there and no other gateway is tried.
-        await health.record(environmentId, gateway, 'success', ms);
-        record(gateway, 'refused', startedAt, ms, detailOf(failure, error));
-        await em.fork().nativeDelete(steps.entity, { id: resource.id, gatewayRef: null } as never);
-        sweepLater(services, steps.entity, resource.id, environmentId, abandoned, orphans);
-        throw error;
-      }
-      const outage = unavailability(failure);
-      if (outage) await health.record(environmentId, gateway, outage === 'timeout' ? 'timeout' : 'failure', ms);
-      const attempt = record(gateway, outage === 'timeout' ? 'timeout' : 'unavailable', startedAt, ms, detailOf(failure, error));
-      if (outage && outage !== 'refused_connection') abandoned.push({ attempt, candidate });
+    const attempt = await attemptRegistration(steps.call, candidate.route.adapter, candidate.request);
+    if (attempt.kind === 'refused') {
+      // The gateway answered: it is up. It refused the request as asked, so nothing exists there and no other gateway is tried.
+      await health.record(environmentId, gateway, 'success', attempt.ms);
+      record(gateway, 'refused', startedAt, attempt.ms, detailOf(attempt.failure, attempt.error));
+      await em.fork().nativeDelete(steps.entity, { id: resource.id, gatewayRef: null } as never);
+      sweepLater(services, steps.entity, resource.id, environmentId, abandoned, orphans);
+      throw attempt.error;
+    }
+    if (attempt.kind !== 'registered') {
+      const outage = attempt.kind === 'unavailable' ? attempt.outage : null;
+      if (outage) await health.record(environmentId, gateway, outage === 'timeout' ? 'timeout' : 'failure', attempt.ms);
+      const index = record(gateway, outage === 'timeout' ? 'timeout' : 'unavailable', startedAt, attempt.ms, detailOf(attempt.failure, attempt.error));
+      if (outage && outage !== 'refused_connection') abandoned.push({ attempt: index, candidate });
       if (outage && !isLast) {
         routingFallbacks.inc({ method: trace.method, from: gateway, reason: outage === 'timeout' ? 'timeout' : 'unavailable' });
         continue;
       }
       // Not an outage (answered as before), or no gateway left: the resource stays for a retry to complete at this gateway.
-      return giveUp(context, steps.entity, resource, trace, abandoned, orphans, error);
+      return giveUp(context, steps.entity, resource, trace, abandoned, orphans, attempt.error);
     }
-    await health.record(environmentId, gateway, 'success', performance.now() - started);
-    record(gateway, 'succeeded', startedAt, performance.now() - started);
+    const { snapshot } = attempt;
+    await health.record(environmentId, gateway, 'success', attempt.ms);
+    record(gateway, 'succeeded', startedAt, attempt.ms);
     trace.chosen = gateway;
     markOrphans(trace, abandoned, orphans);
     const committed = await commitRegistration(
