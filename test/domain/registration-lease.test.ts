@@ -68,7 +68,7 @@ describe('awaitRegistration', () => {
     const payment = await unregistered(null);
     await registerFromElsewhere(payment.id, 'pi_already');
     let calls = 0;
-    const answer = await awaitRegistration(service.services.db.fork(), service.services, Payment, payment.id, async (_em, row) => {
+    const answer = await awaitRegistration(service.services.db.fork(), service.services, { entity: Payment }, payment, async (_em, row) => {
       calls++;
       return row;
     });
@@ -80,7 +80,7 @@ describe('awaitRegistration', () => {
     const payment = await unregistered(inSeconds(30));
     let calls = 0;
     const counted = triesCounted();
-    const waiting = awaitRegistration(service.services.db.fork(), counted.services, Payment, payment.id, async (_em, row) => {
+    const waiting = awaitRegistration(service.services.db.fork(), counted.services, { entity: Payment }, payment, async (_em, row) => {
       calls++;
       return row;
     });
@@ -106,7 +106,7 @@ describe('awaitRegistration', () => {
       return em.fork().findOneOrFail(Payment, { id: row.id });
     };
     const answers = await Promise.all(
-      requests.map((r) => awaitRegistration(service.services.db.fork(), r.services, Payment, payment.id, register)),
+      requests.map((r) => awaitRegistration(service.services.db.fork(), r.services, { entity: Payment }, payment, register)),
     );
     expect(calls).toBe(1);
     expect(answers.map((answer) => answer.gatewayRef)).toEqual(Array(5).fill('pi_taken_over'));
@@ -114,7 +114,7 @@ describe('awaitRegistration', () => {
 
   it('answers invalid_input when the row vanished: the gateway refused its holder, which freed the externalId', async () => {
     const payment = await unregistered(inSeconds(30));
-    const waiting = awaitRegistration(service.services.db.fork(), service.services, Payment, payment.id, async (_em, row) => row);
+    const waiting = awaitRegistration(service.services.db.fork(), service.services, { entity: Payment }, payment, async (_em, row) => row);
     await service.services.db.fork().nativeDelete(Payment, { id: payment.id });
     const refusal = await waiting.then(() => null, (error: unknown) => error);
     expect(refusal).toBeInstanceOf(Refusal);

@@ -16,20 +16,17 @@
 import type { z } from 'zod';
 import type { CreateRefundInput as CreateRefundBody } from '../../contract/schemas/refund';
 import { oneRowBy } from '../../db/one-row';
-import { newRowColumns, tableOf } from '../../db/rows';
 import type { CreateRefundInput, GatewayAdapter } from '../../gateways';
 import { Payment } from '../payments/payment';
 import { FIND_PAYMENT, findPayment } from '../payments/repository';
 import { raises } from '../raises';
 import { Refusal } from '../refusal';
 import { gatewayIdempotencyKey, requestFingerprint } from '../registration/idempotency';
-import { leaseEnd } from '../registration/lease';
-import { firstReadAt } from '../reconciliation/schedule';
 import type { RequestContext } from '../request-context';
 import { ROUTE_EXISTING } from '../routing/directory';
-import type { Created } from '../registration/create-once';
+import { answerExisting, insertWithLease, type Created } from '../registration/create-once';
 import { Refund } from './refund';
-import { awaitRefundRegistration, REFUND_REGISTRATION, registerRefund } from './registration';
+import { REFUND_REGISTRATION, refundRegistration, registerRefund } from './registration';
 import { refundByExternalId, reservedAmount } from './repository';
 
 export type CreateRefundRequest = z.output<typeof CreateRefundBody>;
@@ -58,8 +55,7 @@ function assertGatewayCanRefund(adapter: GatewayAdapter, payment: Payment, amoun
  * repeated full refund replays rather than finding nothing left to refund.
  */
 async function reserve(context: RequestContext, paymentId: string, body: CreateRefundRequest, adapter: GatewayAdapter, fingerprint: string): Promise<Reservation> {
-  const { services, principal } = context;
-  const environmentId = principal.environment.id;
+  const environmentId = context.principal.environment.id;
   return context.em.transactional(async (tx) => {
     const payment = await lockedPayment(tx, [paymentId]);
     // Payments are never deleted: it was read a moment ago.
@@ -96,23 +92,13 @@ async function reserve(context: RequestContext, paymentId: string, body: CreateR
         amount,
         reason: body.reason ?? null,
         requestHash: fingerprint,
-        pendingRequestSealed: services.secrets.sealJson(request),
-        registrationLeaseUntil: leaseEnd(services),
-        reconcileAt: firstReadAt(services.now(), services.config.reconciliation.scheduleMs),
-        createdAt: services.now(),
+        createdAt: context.services.now(),
       },
-      // Written by the insert below, in this transaction, never by a flush.
+      // Written by insertWithLease's statement, in this transaction, never by a flush.
       { persist: false },
     );
-    const table = tableOf(tx, Refund);
-    const row = newRowColumns(tx, refund);
-    const inserted = await tx.execute<unknown[]>(
-      `insert into ${table.table} (${row.names.join(', ')}) values (${row.names.map(() => '?').join(', ')}) ` +
-        `on conflict (${table.column('environment')}, ${table.column('externalId')}) do nothing returning ${table.column('id')}`,
-      row.values,
-    );
-    if (inserted.length === 1) return { kind: 'new', refund, request };
-    // A create of this externalId for another payment committed meanwhile: it is that payment's (answered 409 by answerExisting).
+    if (await insertWithLease({ ...context, em: tx }, Refund, refund, request, { durable: true })) return { kind: 'new', refund, request };
+    // A create of this externalId for another payment committed meanwhile: it is that payment's (answered 409 by answerRefund).
     const winner = await refundByExternalId(tx, [body.externalId, environmentId]);
     if (!winner) throw new Error(`refund ${body.externalId} conflicted but cannot be read`);
     return { kind: 'existing', refund: winner };
@@ -132,15 +118,9 @@ function assertRefundOf(refund: Refund, paymentId: string): void {
 }
 
 /** The refund that already exists for this externalId on this payment, registered (completing an interrupted registration). */
-async function answerExisting(context: RequestContext, paymentId: string, refund: Refund, fingerprint: string): Promise<Created<Refund>> {
-  const { em, services } = context;
+function answerRefund(context: RequestContext, paymentId: string, refund: Refund, fingerprint: string): Promise<Created<Refund>> {
   assertRefundOf(refund, paymentId);
-  if (refund.requestHash !== fingerprint) {
-    services.log.info({ refundId: refund.id }, 'repeated refund externalId with a different payload: the existing refund is returned unchanged');
-  }
-  if (refund.isRegistered) return { resource: refund, replayed: true };
-  const { refund: registered, completedHere } = await awaitRefundRegistration(em, services, refund);
-  return { resource: registered, replayed: !completedHere };
+  return answerExisting(context, refundRegistration, { externalId: refund.externalId, fingerprint }, refund);
 }
 
 export async function createRefund(context: RequestContext, paymentId: string, body: CreateRefundRequest): Promise<Created<Refund>> {
@@ -150,10 +130,10 @@ export async function createRefund(context: RequestContext, paymentId: string, b
   const fingerprint = requestFingerprint({ paymentId: payment.id, ...body });
 
   const existing = await refundByExternalId(em, [body.externalId, environmentId]);
-  if (existing) return answerExisting(context, payment.id, existing, fingerprint);
+  if (existing) return answerRefund(context, payment.id, existing, fingerprint);
 
   const route = await services.gateways.forExisting(em, environmentId, payment.gateway);
   const reservation = await reserve(context, payment.id, body, route.adapter, fingerprint);
-  if (reservation.kind === 'existing') return answerExisting({ ...context, em: em.fork() }, payment.id, reservation.refund, fingerprint);
-  return { resource: await registerRefund(em, services, reservation.refund, route.adapter, reservation.request), replayed: false };
+  if (reservation.kind === 'existing') return answerRefund({ ...context, em: em.fork() }, payment.id, reservation.refund, fingerprint);
+  return { resource: await registerRefund(context, reservation.refund, route.adapter, reservation.request), replayed: false };
 }

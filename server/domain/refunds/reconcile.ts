@@ -14,7 +14,9 @@ import type { ReconciledKind } from '../reconciliation/kind';
 import { recordLostAtGateway } from '../reconciliation/lost';
 import { applyRefundSnapshot } from './apply-snapshot';
 import { isFinalRefundStatus, Refund } from './refund';
-import { completeRefundRegistration, takeRefundLease } from './registration';
+import { completeRegistration } from '../registration/create-once';
+import { takeLapsedLease } from '../registration/lease';
+import { refundRegistration } from './registration';
 
 /** Reads a registered refund from its gateway and applies the answer; a gateway that no longer knows it is recorded (operators see it, reads stop). */
 export async function refreshRefund(em: EntityManager, services: Services, refund: Refund): Promise<Refund> {
@@ -40,7 +42,7 @@ export const RECONCILED_REFUNDS: ReconciledKind = {
       refund = await refreshRefund(em, services, refund);
     } else if (!refund.isRegistered) {
       // A create nobody repeated: finished with its stored request when nobody else is registering it.
-      if (await takeRefundLease(em, services, id)) await completeRefundRegistration(em, services, refund);
+      if (await takeLapsedLease(em, services, Refund, id, refundRegistration.takeable)) await completeRegistration(em, services, refundRegistration, refund);
       refund = await em.fork().findOne(Refund, { id });
       if (!refund) return null;
     }

@@ -1,9 +1,14 @@
 /**
- * Creating a payment or subscription exactly once per (environment,
+ * Creating a payment, subscription or refund exactly once per (environment,
  * externalId), as steps a use case calls in order:
  *
  *   replayExisting → (the use case's checks, quota, routing) → insertWithLease
  *   → registerRouted (routing/fallback.ts: the gateway call, then commit.ts)
+ *
+ * A refund (refunds/create.ts) answers an existing one with `answerExisting`
+ * once it checked the refund is of the same payment, inserts inside its
+ * reservation, and calls its payment's gateway with its own rule instead of
+ * routing (refunds/registration.ts).
  *
  * The unique constraint, not a read-then-write, decides races: the request
  * whose insert lands holds the registration lease and calls the gateway with
@@ -80,8 +85,19 @@ export async function answerWinner<T extends GatewayResource, R, S>(
  * same idempotency key (derived from the environment and externalId), so the
  * gateway answers the resource it already made. Visible to other
  * transactions at once, like any commit.
+ *
+ * `durable`: the commit waits for the disk as usual. A refund is inserted so,
+ * inside its reservation (refunds/create.ts): money going out is never left
+ * at a gateway with no row here for reconciliation to find, should nobody
+ * retry the create.
  */
-export async function insertWithLease<T extends GatewayResource, R>(context: RequestContext, entity: EntityClass<T>, resource: T, request: R): Promise<boolean> {
+export async function insertWithLease<T extends GatewayResource, R>(
+  context: RequestContext,
+  entity: EntityClass<T>,
+  resource: T,
+  request: R,
+  { durable = false }: { durable?: boolean } = {},
+): Promise<boolean> {
   const { em, services } = context;
   resource.pendingRequestSealed = services.secrets.sealJson(request);
   resource.registrationLeaseUntil = leaseEnd(services);
@@ -91,7 +107,7 @@ export async function insertWithLease<T extends GatewayResource, R>(context: Req
   const inserted = await em.execute<unknown[]>(
     `insert into ${table.table} (${row.names.join(', ')}) values (${row.names.map(() => '?').join(', ')}) ` +
       `on conflict (${table.column('environment')}, ${table.column('externalId')}) do nothing ` +
-      `returning set_config('synchronous_commit', 'off', true)`,
+      `returning ${durable ? table.column('id') : "set_config('synchronous_commit', 'off', true)"}`,
     row.values,
   );
   return inserted.length === 1;
@@ -102,14 +118,14 @@ export async function insertWithLease<T extends GatewayResource, R>(context: Req
  * replay (`Idempotent-Replayed: true`) unless this request is the one that
  * completed its registration at the gateway: then the answer did new work.
  */
-async function answerExisting<T extends GatewayResource, R, S>(context: RequestContext, steps: RegistrationSteps<T, R, S>, create: CreateRequest, resource: T): Promise<Created<T>> {
+export async function answerExisting<T extends GatewayResource, R, S>(context: RequestContext, steps: RegistrationSteps<T, R, S>, create: CreateRequest, resource: T): Promise<Created<T>> {
   const { services } = context;
   if (resource.requestHash !== create.fingerprint) {
     services.log.info({ resourceId: resource.id }, 'repeated externalId with a different payload: the existing resource is returned unchanged');
   }
   if (resource.isRegistered) return { resource, replayed: true };
   let completedHere = false;
-  const registered = await awaitRegistration(context.em, services, steps.entity, resource.id, (em, current) => {
+  const registered = await awaitRegistration(context.em, services, steps, resource, (em, current) => {
     completedHere = true;
     return completeRegistration(em, services, steps, current);
   });
@@ -126,6 +142,7 @@ async function answerExisting<T extends GatewayResource, R, S>(context: RequestC
 export async function completeRegistration<T extends GatewayResource, R, S>(em: EntityManager, services: Services, steps: RegistrationSteps<T, R, S>, current: T): Promise<T> {
   const route = await services.gateways.forExisting(em, current.environment.id, current.gateway);
   const request = services.secrets.openJson<R>(current.pendingRequestSealed!);
+  if (steps.takeOver) return steps.takeOver({ em, services }, current, route, request);
   const routed = current as T & { routingTrace?: RoutingTrace | null };
   // Never another gateway: the first attempt's outcome here is unknown (routing/fallback.ts). The trace gets this attempt.
   const trace: RoutingTrace = routed.routingTrace ? structuredClone(routed.routingTrace) : { method: methodOf(current), rule: [], candidates: [], attempts: [], chosen: null, reason: 'created before routing traces were kept' };

@@ -17,6 +17,7 @@ import type { Services } from '../../services';
 import { UNFINISHED_REGISTRATION } from '../gateway-calls';
 import { raises } from '../raises';
 import type { GatewayResource } from './columns';
+import type { LeaseRule } from './steps';
 
 const POLL_MS = 100;
 
@@ -43,27 +44,36 @@ export const refusedByGateway = (): Refusal<'invalid_input'> =>
 export async function awaitRegistration<T extends GatewayResource>(
   em: EntityManager,
   services: Services,
-  entity: EntityClass<T>,
-  resourceId: string,
+  rule: LeaseRule<T>,
+  awaited: Pick<T, 'id' | 'gateway'>,
   register: (em: EntityManager, resource: T) => Promise<T>,
 ): Promise<T> {
   const deadline = Date.now() + services.config.gatewayTimeouts.totalMs * 2 + 10_000;
   for (;;) {
     const fresh = em.fork();
-    const current = await fresh.findOne(entity, { id: resourceId } as never);
-    if (!current) throw refusedByGateway();
+    const current = await fresh.findOne(rule.entity, { id: awaited.id } as never);
+    if (!current) throw rule.vanished ? rule.vanished(awaited.gateway) : refusedByGateway();
     if (current.isRegistered) return current;
-    if (await takeLapsedLease(fresh, services, entity, current.id)) return register(fresh, current);
+    if (await takeLapsedLease(fresh, services, rule.entity, current.id, rule.takeable)) return register(fresh, current);
     if (Date.now() > deadline) throw unfinished(current.gateway, 'the registration did not finish in time');
     await sleep(POLL_MS);
   }
 }
 
-/** Takes the registration lease of a resource not registered yet when nobody holds it (a conditional UPDATE: one taker on any node). */
-export async function takeLapsedLease<T extends GatewayResource>(em: EntityManager, services: Services, entity: EntityClass<T>, resourceId: string): Promise<boolean> {
+/**
+ * Takes the registration lease of a resource not registered yet when nobody holds it (a conditional UPDATE: one taker
+ * on any node); `takeable` is what else the row must be (LeaseRule).
+ */
+export async function takeLapsedLease<T extends GatewayResource>(
+  em: EntityManager,
+  services: Services,
+  entity: EntityClass<T>,
+  resourceId: string,
+  takeable: Record<string, unknown> = {},
+): Promise<boolean> {
   const taken = await em.nativeUpdate(
     entity,
-    { id: resourceId, gatewayRef: null, $or: [{ registrationLeaseUntil: null }, { registrationLeaseUntil: { $lt: services.now() } }] } as never,
+    { ...takeable, id: resourceId, gatewayRef: null, $or: [{ registrationLeaseUntil: null }, { registrationLeaseUntil: { $lt: services.now() } }] } as never,
     { registrationLeaseUntil: leaseEnd(services) } as never,
   );
   return taken === 1;
