@@ -20,8 +20,8 @@ const ENTRIES = [
 const STAMP = 'dist/.built';
 
 const DASHBOARD_STAMP = 'dist/dashboard/.built';
-// The dashboard bundles its own sources and the browser-safe schemas it validates forms with.
-const DASHBOARD_SOURCES = ['dashboard', 'server/contract', 'server/operator/inputs'];
+// The dashboard bundles its own sources and the contract (the browser-safe schemas it validates forms with, the operator API's inputs among them).
+const DASHBOARD_SOURCES = ['dashboard', 'server/contract'];
 const SOURCE_FILE = /\.(ts|tsx|css|html|svg)$/;
 
 /** Newest modification time of the sources a build reads. */

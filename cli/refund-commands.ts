@@ -5,7 +5,7 @@
  * and `show` tells later whether it succeeded or failed.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { PAGE_SIZE } from '../server/operator/inputs/listing';
+import { PAGE_SIZE } from '../server/contract/operator/listing';
 import { CliError } from './errors';
 import type { Columns } from './output';
 import { examples, type CliTools } from './tools';

@@ -19,7 +19,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import { environmentAccess } from '../operator/access';
-import { PaymentExportInput, SubscriptionExportInput } from '../operator/inputs/listing';
+import { PaymentExportInput, SubscriptionExportInput } from '../contract/operator/listing';
 import { answer, operatorAnswerOf } from '../operator/operator-answers';
 import { exportPayments, exportSubscriptions } from '../domain/listing/export';
 import type { EntityManager } from '../db/orm';

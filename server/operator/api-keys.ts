@@ -5,7 +5,7 @@ import { notFound } from '../domain/refusal';
 import { apiKeyBefore } from '../domain/audit/snapshots';
 import { audited, scopeOf } from './audited';
 import { environmentAccess, recordAccess } from './access';
-import { CreateApiKeyInput, ListApiKeysInput, RevokeApiKeyInput, SetRateLimitsInput } from './inputs/keys';
+import { CreateApiKeyInput, ListApiKeysInput, RevokeApiKeyInput, SetRateLimitsInput } from '../contract/operator/keys';
 import { operatorProcedure, operatorT as t, type OperatorContext } from './procedure';
 
 /** The key's organization decides; a key of another organization is not found. Answers the key's environment. */

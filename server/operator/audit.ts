@@ -9,7 +9,7 @@
 import { listAudit } from '../domain/audit/list';
 import { operatorRefusal } from '../domain/refusal';
 import { organizationAccess, visibleOrganizations } from './access';
-import { AuditListInput } from './inputs/audit';
+import { AuditListInput } from '../contract/operator/audit';
 import { operatorProcedure, operatorT as t } from './procedure';
 
 export const auditRouter = t.router({

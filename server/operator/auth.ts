@@ -42,7 +42,7 @@ import {
   StartSecondFactorInput,
   UnlockSecondFactorCodesInput,
   VerifySecondFactorInput,
-} from './inputs/people';
+} from '../contract/operator/people';
 import { operatorProcedure, operatorT as t, type OperatorContext, type WebCaller } from './procedure';
 
 function browser(ctx: OperatorContext): WebCaller {

@@ -8,7 +8,7 @@
  */
 import { configureGateway, gatewayForms, listGatewayAccounts, listRoutes, removeRoute, setGatewayEnabled, setRoute } from '../domain/gateway-accounts';
 import { environmentAccess } from './access';
-import { ConfigureGatewayInput, EnvironmentRef, ExplainRouteInput, RemoveRouteInput, SetGatewayEnabledInput, SetRouteInput } from './inputs/gateways';
+import { ConfigureGatewayInput, EnvironmentRef, ExplainRouteInput, RemoveRouteInput, SetGatewayEnabledInput, SetRouteInput } from '../contract/operator/gateways';
 import { explainRoute, routingHealth } from '../domain/routing/views';
 import { operatorProcedure, operatorT as t } from './procedure';
 import { gatewayBefore, routeBefore } from '../domain/audit/snapshots';

@@ -10,7 +10,7 @@ import { isEmbeddedDemo } from '../config';
 import { Invitation, User } from '../db/entities';
 import { notFound, operatorRefusal } from '../domain/refusal';
 import { organizationAccess, requireOperator } from './access';
-import { AddMemberInput, CreateUserInput, InviteMemberInput, OrganizationRef, RemoveMemberInput, RevokeInvitationInput, SetMemberRoleInput, SetUserDisabledInput } from './inputs/people';
+import { AddMemberInput, CreateUserInput, InviteMemberInput, OrganizationRef, RemoveMemberInput, RevokeInvitationInput, SetMemberRoleInput, SetUserDisabledInput } from '../contract/operator/people';
 import { operatorProcedure, operatorT as t } from './procedure';
 import { invitationBefore, memberBefore, userBefore } from '../domain/audit/snapshots';
 import { audited } from './audited';

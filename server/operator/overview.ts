@@ -1,7 +1,7 @@
 /** The dashboard's home page of an environment: volume per day and status, and the failed deliveries to look at. */
 import { overviewSummary } from '../domain/listing/overview';
 import { environmentAccess } from './access';
-import { OverviewInput } from './inputs/listing';
+import { OverviewInput } from '../contract/operator/listing';
 import { operatorProcedure, operatorT as t } from './procedure';
 
 export const overviewRouter = t.router({

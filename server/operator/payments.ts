@@ -3,15 +3,15 @@ import { Payment } from '../domain/payments/payment';
 import { listPayments, paymentDetail } from '../domain/payments/listing';
 import { notFound } from '../domain/refusal';
 import { environmentAccess, recordAccess } from './access';
-import { PaymentGetInput, PaymentListInput } from './inputs/listing';
+import { PaymentGetInput, PaymentListInput } from '../contract/operator/listing';
 import { operatorProcedure, operatorT as t } from './procedure';
-import { PaymentActionInput } from './inputs/actions';
+import { PaymentActionInput } from '../contract/operator/actions';
 import { actingForPayment } from './acting-for';
 import { cancelPayment } from '../domain/payments/cancel';
 import { syncPayment } from '../domain/payments/sync';
 import { paymentBody } from '../domain/payments/view';
 import { paymentActionOptions } from '../domain/action-options';
-import { PaymentTraceInput } from './inputs/gateways';
+import { PaymentTraceInput } from '../contract/operator/gateways';
 import { paymentTrace } from '../domain/routing/views';
 
 export const paymentsRouter = t.router({

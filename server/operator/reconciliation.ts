@@ -5,7 +5,7 @@
  */
 import { reconciliationStatus } from '../domain/reconciliation/status';
 import { environmentAccess, requireOperator } from './access';
-import { ReconciliationStatusInput } from './inputs/reconciliation';
+import { ReconciliationStatusInput } from '../contract/operator/reconciliation';
 import { operatorProcedure, operatorT as t } from './procedure';
 
 export const reconciliationRouter = t.router({

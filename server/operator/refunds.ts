@@ -12,7 +12,7 @@ import { listRefunds, refundDetail } from '../domain/refunds/listing';
 import { Refund } from '../domain/refunds/refund';
 import { notFound } from '../domain/refusal';
 import { environmentAccess, recordAccess } from './access';
-import { CreateRefundOperatorInput, GetRefundInput, ListRefundsInput } from './inputs/refunds';
+import { CreateRefundOperatorInput, GetRefundInput, ListRefundsInput } from '../contract/operator/refunds';
 import { operatorProcedure, operatorT as t } from './procedure';
 
 export const refundsRouter = t.router({

@@ -11,7 +11,7 @@ import { paymentBody } from '../domain/payments/view';
 import { operatorRefusal } from '../domain/refusal';
 import { simulatedGateways } from '../domain/sandbox';
 import { environmentAccess } from './access';
-import { CreateTestPaymentInput, SandboxReadinessInput } from './inputs/sandbox';
+import { CreateTestPaymentInput, SandboxReadinessInput } from '../contract/operator/sandbox';
 import { operatorProcedure, operatorT as t } from './procedure';
 
 export const sandboxRouter = t.router({

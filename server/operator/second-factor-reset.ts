@@ -6,7 +6,7 @@
 import { resetSecondFactor } from '../domain/people/second-factor';
 import { requireOperator } from './access';
 import { audited } from './audited';
-import { ResetSecondFactorInput } from './inputs/people';
+import { ResetSecondFactorInput } from '../contract/operator/people';
 import { operatorProcedure } from './procedure';
 
 export const resetSecondFactorProcedure = operatorProcedure.input(ResetSecondFactorInput).mutation(({ ctx, input }) => {

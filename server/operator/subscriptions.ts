@@ -3,15 +3,15 @@ import { Subscription } from '../domain/subscriptions/subscription';
 import { listSubscriptions, subscriptionDetail } from '../domain/subscriptions/listing';
 import { notFound } from '../domain/refusal';
 import { environmentAccess, recordAccess } from './access';
-import { SubscriptionGetInput, SubscriptionListInput } from './inputs/listing';
+import { SubscriptionGetInput, SubscriptionListInput } from '../contract/operator/listing';
 import { operatorProcedure, operatorT as t } from './procedure';
-import { SubscriptionActionInput, SubscriptionCancelInput } from './inputs/actions';
+import { SubscriptionActionInput, SubscriptionCancelInput } from '../contract/operator/actions';
 import { actingForSubscription } from './acting-for';
 import { cancelSubscription } from '../domain/subscriptions/cancel';
 import { syncSubscription } from '../domain/subscriptions/sync';
 import { subscriptionBody } from '../domain/subscriptions/view';
 import { subscriptionActionOptions } from '../domain/action-options';
-import { SubscriptionTraceInput } from './inputs/gateways';
+import { SubscriptionTraceInput } from '../contract/operator/gateways';
 import { subscriptionTrace } from '../domain/routing/views';
 
 export const subscriptionsRouter = t.router({

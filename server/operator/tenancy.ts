@@ -16,7 +16,7 @@ import {
   ListProjectsInput,
   OrganizationIdInput,
   SetBillingInput,
-} from './inputs/tenancy';
+} from '../contract/operator/tenancy';
 import { operatorProcedure, operatorT as t, type OperatorContext } from './procedure';
 
 /**

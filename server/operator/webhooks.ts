@@ -17,7 +17,7 @@ import {
   ResendFailedInput,
   RotateSecretInput,
   UpdateEndpointInput,
-} from './inputs/webhooks';
+} from '../contract/operator/webhooks';
 import type { OperatorContext } from './procedure';
 import { operatorProcedure, operatorT as t } from './procedure';
 import { endpointBefore } from '../domain/audit/snapshots';

@@ -6,8 +6,9 @@
  * simulators, their faults, the demo; main.ts imports it on demand when the
  * embedded demo starts, and the domain drives it through one seam,
  * `Services.sandbox`), and the operator
- * CLI (cli/) is a client: it loads the contract and nothing else of the
- * server.
+ * CLI (cli/) and the dashboard are clients: of the server they load the
+ * contract (the operator API's inputs in contract/operator/ among it) and
+ * name the operator router only for its type.
  */
 import { fileURLToPath } from 'node:url';
 import madge from 'madge';
@@ -17,10 +18,10 @@ const SERVER = fileURLToPath(new URL('../../server/', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The import graph; `runtimeOnly` leaves out type imports (erased) and `import()` calls (loaded on demand). */
-async function graph(entry: string, options: { runtimeOnly?: boolean; baseDir?: string } = {}) {
+async function graph(entry: string, options: { runtimeOnly?: boolean; baseDir?: string; extensions?: string[] } = {}) {
   const result = await madge(entry, {
     baseDir: options.baseDir ?? SERVER,
-    fileExtensions: ['ts'],
+    fileExtensions: options.extensions ?? ['ts'],
     detectiveOptions: { ts: { skipTypeImports: options.runtimeOnly ?? false, skipAsyncImports: options.runtimeOnly ?? false } },
   });
   return result;
@@ -87,5 +88,21 @@ describe('the operator CLI', () => {
       file.startsWith('cli/') ? imports.filter((target) => !CLIENT_SIDE.test(target) && target !== 'server/operator/router.ts').map((target) => `${file} → ${target}`) : [],
     );
     expect(reached).toEqual([]);
+  });
+});
+
+describe('the dashboard', () => {
+  it('names nothing of the server but the contract and the operator router, for its type', async () => {
+    const result = await graph(`${ROOT}dashboard/src/`, { baseDir: ROOT, extensions: ['ts', 'tsx'] });
+    const files = Object.keys(result.obj());
+    expect(files).toContain('dashboard/src/api/client.ts');
+    const reached = Object.entries(result.obj()).flatMap(([file, imports]) =>
+      file.startsWith('dashboard/')
+        ? imports.filter((target) => target.startsWith('server/') && !target.startsWith('server/contract/') && target !== 'server/operator/router.ts').map((target) => `${file} → ${target}`)
+        : [],
+    );
+    expect(reached).toEqual([]);
+    // The forms validate with the operator API's own input schemas, read from the contract.
+    expect(files.filter((file) => file.startsWith('server/contract/operator/'))).not.toEqual([]);
   });
 });

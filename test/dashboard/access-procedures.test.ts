@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorRouter } from '../../server/operator/router';
 import { RATE_LIMIT_BUCKETS } from '../../server/domain/rate-limits';
-import { RATE_LIMIT_BUCKET_NAMES } from '../../server/operator/inputs/keys';
+import { RATE_LIMIT_BUCKET_NAMES } from '../../server/contract/operator/keys';
 import { call, validPayment } from '../support/http';
 import { startSandboxedService, type SandboxedService } from '../support/sandboxed-service';
 import { startPeopleMail, type PeopleMail } from '../support/people-mail';

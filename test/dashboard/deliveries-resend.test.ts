@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemberRole } from '../../server/operator/access';
-import { DEFAULT_SECRET_OVERLAP_SECONDS, MAX_SECRET_OVERLAP_SECONDS, RESEND_FAILED_MAX } from '../../server/operator/inputs/webhooks';
+import { DEFAULT_SECRET_OVERLAP_SECONDS, MAX_SECRET_OVERLAP_SECONDS, RESEND_FAILED_MAX } from '../../server/contract/operator/webhooks';
 import { operatorContext } from '../../server/operator/procedure';
 import { operatorRouter } from '../../server/operator/router';
 import * as endpoints from '../../server/webhooks/endpoints';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { clearEffect, draftErrors, draftToRule, ruleEffect, ruleSummary, sameRule } from '../../dashboard/src/parts/routing-rule';
-import { SetRouteInput } from '../../server/operator/inputs/gateways';
+import { SetRouteInput } from '../../server/contract/operator/gateways';
 
 describe('the effect of a rule, as the confirmation names it', () => {
   it('an ordered list names the primary, then each fallback in order', () => {

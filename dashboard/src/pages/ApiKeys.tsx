@@ -7,7 +7,7 @@ import { Badge, Button, Group, NumberInput, Stack, Table, Text, TextInput } from
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { CreateApiKeyInput, RATE_LIMIT_BUCKET_NAMES, SetRateLimitsInput } from '../../../server/operator/inputs/keys';
+import { CreateApiKeyInput, RATE_LIMIT_BUCKET_NAMES, SetRateLimitsInput } from '../../../server/contract/operator/keys';
 import { api, type Outputs } from '../api/client';
 import { useCan } from '../api/session';
 import { SecretOnce } from '../parts/SecretOnce';

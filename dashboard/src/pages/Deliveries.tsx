@@ -6,7 +6,7 @@
  */
 import { Anchor, Select, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { ListDeliveriesInput, RESEND_FAILED_MAX, ResendFailedInput } from '../../../server/operator/inputs/webhooks';
+import { ListDeliveriesInput, RESEND_FAILED_MAX, ResendFailedInput } from '../../../server/contract/operator/webhooks';
 import { WEBHOOK_DELIVERY_STATUSES } from '../../../server/contract/delivery-statuses';
 import { WEBHOOK_EVENT_TYPES } from '../../../server/contract/event-types';
 import { api } from '../api/client';

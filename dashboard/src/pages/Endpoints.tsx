@@ -11,7 +11,7 @@ import { modals } from '@mantine/modals';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CreateEndpointInput, UpdateEndpointInput } from '../../../server/operator/inputs/webhooks';
+import { CreateEndpointInput, UpdateEndpointInput } from '../../../server/contract/operator/webhooks';
 import { WEBHOOK_EVENT_TYPES } from '../../../server/contract/event-types';
 import { api, type Outputs } from '../api/client';
 import { useCan } from '../api/session';

@@ -9,8 +9,8 @@ import { Alert, Button, Group, NumberInput, Select, Stack, Table, Text, TextInpu
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { useState } from 'react';
 import { BILLING_STATUSES } from '../../../server/contract/enums';
-import { InviteMemberInput } from '../../../server/operator/inputs/people';
-import { CreateOrganizationInput, CreateProjectInput, SetBillingInput } from '../../../server/operator/inputs/tenancy';
+import { InviteMemberInput } from '../../../server/contract/operator/people';
+import { CreateOrganizationInput, CreateProjectInput, SetBillingInput } from '../../../server/contract/operator/tenancy';
 import { api, type Outputs } from '../api/client';
 import { useSession } from '../api/session';
 import { SecretOnce } from '../parts/SecretOnce';

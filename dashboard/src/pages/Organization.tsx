@@ -9,7 +9,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useState } from 'react';
 import { MEMBER_ROLES } from '../../../server/contract/people';
-import { InviteMemberInput } from '../../../server/operator/inputs/people';
+import { InviteMemberInput } from '../../../server/contract/operator/people';
 import { api } from '../api/client';
 import { SESSION_KEY, useCan, useSession } from '../api/session';
 import { resolveScope, useScope, useTenancy } from '../shell/scope';

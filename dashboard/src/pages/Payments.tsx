@@ -2,7 +2,7 @@
 import { Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { GATEWAY_NAMES, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../../server/contract/enums';
-import { PaymentListInput } from '../../../server/operator/inputs/listing';
+import { PaymentListInput } from '../../../server/contract/operator/listing';
 import { api } from '../api/client';
 import { NewTestPayment } from '../parts/NewTestPayment';
 import { TestPaymentNotice, useTestPayments } from '../parts/TestPaymentNotice';

@@ -1,7 +1,7 @@
 /** Subscriptions of the environment: filters, one search box (id, externalId, customer e-mail or name, amount), how many match, sorted by date or amount, a page at a time, and the CSV export of exactly that. */
 import { Stack, Table, Text } from '@mantine/core';
 import { GATEWAY_NAMES, SUBSCRIPTION_STATUSES } from '../../../server/contract/enums';
-import { SubscriptionListInput } from '../../../server/operator/inputs/listing';
+import { SubscriptionListInput } from '../../../server/contract/operator/listing';
 import { api } from '../api/client';
 import { SummaryCells } from '../parts/SummaryCells';
 import { useScope } from '../shell/scope';

@@ -5,7 +5,7 @@
  */
 import { Card, PasswordInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { ChangePasswordInput } from '../../../server/operator/inputs/people';
+import { ChangePasswordInput } from '../../../server/contract/operator/people';
 import { api } from '../api/client';
 import { useAction } from '../ui/action';
 import { SubmitForm } from '../ui/SubmitForm';

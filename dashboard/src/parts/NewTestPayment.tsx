@@ -7,7 +7,7 @@
 import { Button, Group, Modal, NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useNavigate } from 'react-router';
-import { CreateTestPaymentInput } from '../../../server/operator/inputs/sandbox';
+import { CreateTestPaymentInput } from '../../../server/contract/operator/sandbox';
 import { api } from '../api/client';
 import { useAction } from '../ui/action';
 import { zodValidate } from '../ui/zod-form';

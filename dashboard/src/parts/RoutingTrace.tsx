@@ -8,9 +8,15 @@
 import { Badge, Card, Table, Text, Title } from '@mantine/core';
 import { DataTable } from '../ui/DataTable';
 import { formatDateTime } from '../ui/format';
-import type { AttemptOutcome, OrphanFate } from '../../../server/domain/routing/trace';
 import type { Outputs } from '../api/client';
 import { ruleSummary } from './routing-rule';
+
+/** As the payment and subscription detail procedures answer it (the same as payments.trace / subscriptions.trace). */
+type Trace = Outputs['payments']['get']['routingTrace'];
+/** Read from the operator API's answer, so the dashboard names nothing of the server but its router and the contract. */
+type Attempt = NonNullable<Trace['attempts']>[number];
+type AttemptOutcome = Attempt['outcome'];
+type OrphanFate = NonNullable<Attempt['orphan']>;
 
 /** Whatever an abandoned attempt may have left at its gateway, and what became of it. */
 const ORPHAN: Record<OrphanFate, string> = {
@@ -24,9 +30,6 @@ const ORPHAN: Record<OrphanFate, string> = {
 const OUTCOME_COLOR: Record<AttemptOutcome, string> = { succeeded: 'green', unavailable: 'red', timeout: 'orange', skipped: 'gray', refused: 'grape' };
 
 const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3 });
-
-/** As the payment and subscription detail procedures answer it (the same as payments.trace / subscriptions.trace). */
-type Trace = Outputs['payments']['get']['routingTrace'];
 
 export function RoutingTrace({ trace, what }: { trace: Trace; what: 'payment' | 'subscription' }) {
   return (

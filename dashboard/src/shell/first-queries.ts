@@ -9,7 +9,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { matchPath } from 'react-router';
-import { PaymentListInput } from '../../../server/operator/inputs/listing';
+import { PaymentListInput } from '../../../server/contract/operator/listing';
 import { api } from '../api/client';
 
 /** The first page of a list, as ui/paged.tsx's usePaged keeps it. */

@@ -1,6 +1,6 @@
 /** A new password and its repetition, checked with the server's own rule (invitation and reset pages). */
 import { useForm } from '@mantine/form';
-import { NewPassword } from '../../../server/operator/inputs/people';
+import { NewPassword } from '../../../server/contract/operator/people';
 
 export function useNewPasswordForm() {
   return useForm({

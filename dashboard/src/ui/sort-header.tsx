@@ -7,7 +7,7 @@
  * largest), the next one ascending.
  */
 import { Table, UnstyledButton } from '@mantine/core';
-import { LIST_SORTS } from '../../../server/operator/inputs/listing';
+import { LIST_SORTS } from '../../../server/contract/operator/listing';
 import { useFilterParams } from './filters';
 
 export type ListSort = (typeof LIST_SORTS)[number];

@@ -1,9 +1,9 @@
 /**
- * Inputs of the audit log's list (operator/audit.ts). Browser-safe: only zod and
+ * Inputs of the audit log's list (server/operator/audit.ts). Browser-safe: only zod and
  * the contract, so the dashboard's filter form validates with them too.
  */
 import { z } from 'zod';
-import { RecordId, text } from '../../contract/schemas/text';
+import { RecordId, text } from '../schemas/text';
 import { Cursor, Instant, PAGE_SIZE } from './listing';
 
 /** The actor kinds the log names (db/entities/audit-entry.ts). */

@@ -1,8 +1,8 @@
 /** Inputs of the gateway-account and routing procedures. Browser-safe (zod and the contract only). */
 import { z } from 'zod';
-import { GATEWAY_NAMES, ROUTING_METHODS } from '../../contract/enums';
-import { TEXT_LIMITS } from '../../contract/limits';
-import { RecordId, text } from '../../contract/schemas/text';
+import { GATEWAY_NAMES, ROUTING_METHODS } from '../enums';
+import { TEXT_LIMITS } from '../limits';
+import { RecordId, text } from '../schemas/text';
 
 export const EnvironmentRef = z.strictObject({ environmentId: RecordId });
 

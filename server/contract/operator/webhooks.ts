@@ -4,10 +4,10 @@
  * so the dashboard's endpoint and delivery forms validate with these schemas.
  */
 import { z } from 'zod';
-import { TEXT_LIMITS } from '../../contract/limits';
-import { Description, RecordId, text } from '../../contract/schemas/text';
-import { WEBHOOK_DELIVERY_STATUSES } from '../../contract/delivery-statuses';
-import { WEBHOOK_EVENT_TYPES } from '../../contract/event-types';
+import { TEXT_LIMITS } from '../limits';
+import { Description, RecordId, text } from '../schemas/text';
+import { WEBHOOK_DELIVERY_STATUSES } from '../delivery-statuses';
+import { WEBHOOK_EVENT_TYPES } from '../event-types';
 import { Cursor, Instant, RANGE_ORDER, rangeInOrder } from './listing';
 
 /**

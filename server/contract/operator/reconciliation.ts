@@ -1,6 +1,6 @@
 /** Input of the reconciliation status procedure. Browser-safe: only zod and the contract. */
 import { z } from 'zod';
-import { RecordId } from '../../contract/schemas/text';
+import { RecordId } from '../schemas/text';
 
 export const ReconciliationStatusInput = z.strictObject({
   /** Absent: every environment (platform operators only). */

@@ -3,8 +3,8 @@
  * contract only), so the dashboard's forms validate with these schemas.
  */
 import { z } from 'zod';
-import { EMAIL_MAX, MEMBER_ROLES, PASSWORD_MAX, PASSWORD_MIN } from '../../contract/people';
-import { RecordId, text } from '../../contract/schemas/text';
+import { EMAIL_MAX, MEMBER_ROLES, PASSWORD_MAX, PASSWORD_MIN } from '../people';
+import { RecordId, text } from '../schemas/text';
 
 /** Trimmed and lower-cased first: one address, one user, however it is typed. */
 export const Email = z

@@ -1,6 +1,6 @@
 /** Inputs of the dashboard's actions on a payment or subscription (the /v1 cancel and sync, for a team member). Browser-safe. */
 import { z } from 'zod';
-import { RecordId } from '../../contract/schemas/text';
+import { RecordId } from '../schemas/text';
 
 export const PaymentActionInput = z.strictObject({ paymentId: RecordId });
 export const SubscriptionActionInput = z.strictObject({ subscriptionId: RecordId });

@@ -1,7 +1,7 @@
 /** Inputs of organizations, projects and environments. Browser-safe (zod and the contract only). */
 import { z } from 'zod';
-import { BILLING_STATUSES, ENVIRONMENT_KINDS } from '../../contract/enums';
-import { Name, RecordId } from '../../contract/schemas/text';
+import { BILLING_STATUSES, ENVIRONMENT_KINDS } from '../enums';
+import { Name, RecordId } from '../schemas/text';
 
 /** A monthly quota: stored in a 32-bit column, so anything larger is refused at the field, not by the database. */
 const MonthlyTxLimit = z.int().min(0).max(2_147_483_647);

@@ -4,8 +4,8 @@
  * `POST /v1/payments`, so the form refuses what the API would.
  */
 import { z } from 'zod';
-import { CreatePaymentInput } from '../../contract/schemas/payment';
-import { RecordId } from '../../contract/schemas/text';
+import { CreatePaymentInput } from '../schemas/payment';
+import { RecordId } from '../schemas/text';
 
 export const CreateTestPaymentInput = z.strictObject({ environmentId: RecordId, payment: CreatePaymentInput });
 

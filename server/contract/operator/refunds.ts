@@ -1,7 +1,7 @@
 /** Inputs of the refund procedures. Browser-safe (zod and the contract only), so the dashboard validates its refund form with them. */
 import { z } from 'zod';
-import { CreateRefundInput } from '../../contract/schemas/refund';
-import { RecordId } from '../../contract/schemas/text';
+import { CreateRefundInput } from '../schemas/refund';
+import { RecordId } from '../schemas/text';
 import { page } from './listing';
 
 /**

@@ -1,6 +1,6 @@
 /** Inputs of the API-key procedures. Browser-safe (zod and the contract only). */
 import { z } from 'zod';
-import { Name, RecordId } from '../../contract/schemas/text';
+import { Name, RecordId } from '../schemas/text';
 
 /** The rate-limit buckets a key may override (the same list as domain/rate-limits.ts; a test keeps them equal). */
 export const RATE_LIMIT_BUCKET_NAMES = ['payments_create', 'payments_sync', 'payments_cancel', 'default'] as const;

@@ -4,9 +4,9 @@
  * the dashboard validates its filter forms with these same schemas.
  */
 import { z } from 'zod';
-import { GATEWAY_NAMES, PAYMENT_METHODS, PAYMENT_STATUSES, SUBSCRIPTION_STATUSES } from '../../contract/enums';
-import { TEXT_LIMITS } from '../../contract/limits';
-import { RecordId, text } from '../../contract/schemas/text';
+import { GATEWAY_NAMES, PAYMENT_METHODS, PAYMENT_STATUSES, SUBSCRIPTION_STATUSES } from '../enums';
+import { TEXT_LIMITS } from '../limits';
+import { RecordId, text } from '../schemas/text';
 
 /** Items per page of a list: 25 unless asked, at most 100. */
 export const PAGE_SIZE = { default: 25, max: 100 } as const;
