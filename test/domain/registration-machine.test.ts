@@ -11,6 +11,10 @@
  *   registers nothing twice;
  * - an unavailable gateway releases the lease and keeps the row, so a retry
  *   completes it at once.
+ *
+ * Then what a refund's rule changes: a refusal leaves it failed, a gateway
+ * that cannot make it removes it, and reconciliation finishes one nobody
+ * repeated through the same take-over.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxEvent } from '../../server/db/entities';
@@ -18,6 +22,7 @@ import { Payment } from '../../server/domain/payments/payment';
 import { paymentRegistration } from '../../server/domain/payments/create';
 import { Refund } from '../../server/domain/refunds/refund';
 import { createRefund } from '../../server/domain/refunds/create';
+import { RECONCILED_REFUNDS } from '../../server/domain/refunds/reconcile';
 import { answerWinner, insertWithLease, replayExisting, type Created } from '../../server/domain/registration/create-once';
 import { gatewayIdempotencyKey, requestFingerprint } from '../../server/domain/registration/idempotency';
 import type { RequestContext } from '../../server/domain/request-context';
@@ -222,5 +227,60 @@ describe.each([payments, refunds])('the registration machine, for $name', (kind)
     expect(retried.resource.gatewayRef).toBe(answer.gatewayRef);
     expect(retried.replayed).toBe(false);
     expect(keysAsked()[1]).toBe(keysAsked()[0]);
+  });
+});
+
+/** What a refund's own rule changes on the machine (refunds/registration.ts). */
+describe('the registration machine, for a refund, by its own rule', () => {
+  const rowOf = (externalId: string) => machine.db.fork().findOne(Refund, { externalId, environment: machine.environmentId });
+
+  it('keeps a refund the gateway refused, failed with its reason, and takes it over no more', async () => {
+    const externalId = `refused-${++counter}`;
+    machine.gateway.answer(async () => {
+      throw GatewayFailure.refused('gateway_a', [{ path: ['amount'], message: 'above the refundable balance' }]);
+    });
+    const created = (await refunds.create(machine.context(), externalId)) as Created<Refund>;
+    expect(created.resource.status).toBe('failed');
+    expect(created.resource.failureReason).toBe('the gateway refused the refund: above the refundable balance');
+    const events = (await machine.db.fork().find(OutboxEvent, { resourceId: created.resource.id })).map((event) => event.type).sort();
+    expect(events).toEqual(['refund.created', 'refund.failed']);
+    // Final: reconciliation's take-over passes it by, whatever its lease says.
+    machine.gateway.requests.length = 0;
+    await RECONCILED_REFUNDS.read(machine.db.fork(), machine.services, created.resource.id);
+    expect(machine.gateway.requests).toHaveLength(0);
+  });
+
+  it('removes a refund its gateway cannot make, so the externalId is free, and answers the failure (501 at the edge)', async () => {
+    const externalId = `unsupported-${++counter}`;
+    machine.gateway.answer(async () => {
+      throw GatewayFailure.unsupported('gateway_a', { action: 'refund' });
+    });
+    const failed = await refunds.create(machine.context(), externalId).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect((failed as GatewayFailure).kind).toBe('unsupported');
+    expect(await rowOf(externalId)).toBeNull();
+  });
+
+  it('is finished by reconciliation when nobody repeats it: the stored request, the same key, registered once', async () => {
+    machine.gateway.requests.length = 0;
+    const externalId = `reconciled-${++counter}`;
+    machine.gateway.answer(async () => {
+      throw GatewayFailure.answered('gateway_a', 'create refund', 503);
+    });
+    await refunds.create(machine.context(), externalId).catch(() => null);
+    const kept = (await rowOf(externalId))!;
+    expect(kept.registrationLeaseUntil).toBeNull();
+
+    const answer = refunds.answer();
+    machine.gateway.answer(async () => answer);
+    await RECONCILED_REFUNDS.read(machine.db.fork(), machine.services, kept.id);
+    const registered = (await rowOf(externalId))!;
+    expect(registered.gatewayRef).toBe(answer.gatewayRef);
+    expect(registered.status).toBe('succeeded');
+    expect(keysAsked()).toHaveLength(2);
+    expect(keysAsked()[1]).toBe(keysAsked()[0]);
+    expect(await createdEvents(refunds, kept.id)).toBe(1);
   });
 });
