@@ -60,7 +60,9 @@ describe('search', () => {
     expect([amountInCents('25'), amountInCents('25.00'), amountInCents('25,0'), amountInCents('43.21'), amountInCents('0,5')]).toEqual([2500, 2500, 2500, 4321, 50]);
     expect([amountInCents('1,234.56'), amountInCents('1.234,56'), amountInCents('1,234'), amountInCents('1.234'), amountInCents('1,234,567.8')]).toEqual([123456, 123456, 123400, 123400, 123456780]);
     expect(amountInCents('25.001')).toBe(2500100);
-    expect([amountInCents('25.0001'), amountInCents('1,23,456'), amountInCents('1,234,56'), amountInCents('-5'), amountInCents('R$ 5'), amountInCents('')]).toEqual([null, null, null, null, null, null]);
+    // As a Brazilian writes an amount: the currency before it, with or without a space.
+    expect([amountInCents('R$ 5'), amountInCents('R$386,90'), amountInCents('r$ 1.234,56')]).toEqual([500, 38690, 123456]);
+    expect([amountInCents('25.0001'), amountInCents('1,23,456'), amountInCents('1,234,56'), amountInCents('-5'), amountInCents('R$'), amountInCents('')]).toEqual([null, null, null, null, null, null]);
   });
 
   it('finds by e-mail (case-insensitive, whole or its start), name (any part, any case), amount, id and externalId prefix', async () => {

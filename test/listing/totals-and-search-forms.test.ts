@@ -37,6 +37,20 @@ beforeAll(async () => {
   for (const [suffix, externalId, name, email, amount] of rows) {
     await sql.execute(`update payments set external_id = ?, customer_name = ?, customer_email = ?, amount = ? where id = ?`, [externalId, name, email, amount, `pay_s_${suffix}`]);
   }
+  // What support is told on the phone: the gateway's reference, the card's or the document's last 4, an order number in metadata.
+  const support: [string, string, string | null, string, Record<string, unknown> | null][] = [
+    // id suffix, gateway reference, card last 4, document last 4, metadata
+    ['000007', 'pi_3Qx7Support', '4242', '4725', { orderNumber: 'PED-77881', channel: 'phone' }],
+    ['000008', 'cob_8f2a9e', null, '4242', { orderNumber: 'PED-77882' }],
+    ['000009', 'ch_99', '1234', '0000', null],
+  ];
+  for (const [suffix, gatewayRef, card, document, metadata] of support) {
+    await sql.execute(`update payments set gateway_ref = ?, card_last4 = ?, customer_document_last4 = ?, metadata = ?, amount = ? where id = ?`, [
+      gatewayRef, card, document, metadata === null ? null : JSON.stringify(metadata), 38690, `pay_s_${suffix}`,
+    ]);
+  }
+  await sql.execute(`update payments set customer_email = 'cliente@uol.com.br', customer_name = 'Conceição Araújo' where id = ?`, ['pay_s_000010']);
+  await sql.execute(`update payments set customer_email = 'outra@uol.com', amount = 123456 where id = ?`, ['pay_s_000011']);
 }, 180_000);
 afterAll(async () => {
   await service?.stop();
@@ -67,19 +81,53 @@ describe('search forms', () => {
     expect(await found(s(7))).toEqual([s(7)]);
     expect(await found('order-')).toEqual([s(2), s(4), s(6)]);
     expect(await found('ANA.SILVA@EXAMPLE')).toEqual([s(1)]);
-    expect(await found('@shop')).toEqual([]);
+    expect(await found('@SHOP')).toEqual([s(2), s(3), s(4), s(5), s(6)]);
     expect(await found('25.07')).toEqual([s(1), s(3)]);
     expect(await found('25,07')).toEqual([s(1), s(3)]);
   });
 
-  it('finds a name by any part of it whatever the case, accents as typed; fewer than 3 characters search no name', async () => {
+  it('finds a name by any part of it whatever the case and the accents; fewer than 3 characters search no name', async () => {
     expect(await found('silva')).toEqual([s(1)]);
     expect(await found('JOÃO')).toEqual([s(3)]);
     expect(await found('oão sou')).toEqual([s(3)]);
-    expect(await found('joao')).toEqual([]);
-    expect(await found('joa')).toEqual([s(6)]);
+    expect(await found('joao')).toEqual([s(3)]);
+    expect(await found('Joao Souza')).toEqual([s(3)]);
+    expect(await found('conceicao ARAUJO')).toEqual([s(10)]);
+    expect(await found('joa')).toEqual([s(3), s(6)]);
     expect(await found('jo')).toEqual([]);
     expect(await found('mi')).toEqual([s(1), s(3), s(5)]);
+  });
+
+  it("finds what support holds: the gateway's reference, a card's or document's last 4, a metadata value, exact", async () => {
+    expect(await found('pi_3Qx7Support')).toEqual([s(7)]);
+    expect(await found('cob_8f2a9e')).toEqual([s(8)]);
+    expect(await found('pi_3Qx7')).toEqual([]);
+    // "4242": the card of s(7) and the document of s(8); "4725": s(7)'s document, typed alone or as the whole CPF.
+    expect(await found('4242')).toEqual([s(7), s(8)]);
+    expect(await found('4725')).toEqual([s(7)]);
+    expect(await found('529.982.247-25')).toEqual([s(7)]);
+    expect(await found('52998224725')).toEqual([s(7)]);
+    expect(await found('PED-77882')).toEqual([s(8)]);
+    expect(await found('phone')).toEqual([s(7)]);
+    expect(await found('PED-7788')).toEqual([]);
+  });
+
+  it('reads "1234" as every form it could be: a card\'s last 4 and an amount of 1,234.00', async () => {
+    await service.services.db.fork().getConnection().execute(`update payments set amount = 123400 where id = ?`, [s(12)]);
+    expect(await found('1234')).toEqual([s(12), s(9)].sort());
+    expect(await found('1.234,56')).toEqual([s(11)]);
+  });
+
+  it('finds amounts as a Brazilian writes them, and as the dashboard shows them', async () => {
+    for (const typed of ['R$ 386,90', 'R$386,90', '386,90', '386.90', 'r$ 386.90']) expect(await found(typed), typed).toEqual([s(7), s(8), s(9)]);
+  });
+
+  it('finds an e-mail typed without its @, or by its domain with or without the @', async () => {
+    expect(await found('ana.silva')).toEqual([s(1)]);
+    expect(await found('@uol.com.br')).toEqual([s(10)]);
+    expect(await found('uol.com.br')).toEqual([s(10)]);
+    expect(await found('@UOL.com')).toEqual([s(10), s(11)]);
+    expect(await found('cliente@uol')).toEqual([s(10)]);
   });
 
   it('a row two forms match is listed and counted once', async () => {

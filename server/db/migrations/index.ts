@@ -29,6 +29,7 @@ import { Migration20261127131436_background_claim_indexes } from './Migration202
 import { Migration20261127163000_paid_card_list_index } from './Migration20261127163000_paid_card_list_index';
 import { Migration20261127164500_payments_refunded_flag } from './Migration20261127164500_payments_refunded_flag';
 import { Migration20261127165000_delivery_status_list_index } from './Migration20261127165000_delivery_status_list_index';
+import { Migration20261127195327_search_forms_indexes } from './Migration20261127195327_search_forms_indexes';
 
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011935_tenancy', class: Migration20261122011935_tenancy },
@@ -60,4 +61,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127163000_paid_card_list_index', class: Migration20261127163000_paid_card_list_index },
   { name: 'Migration20261127164500_payments_refunded_flag', class: Migration20261127164500_payments_refunded_flag },
   { name: 'Migration20261127165000_delivery_status_list_index', class: Migration20261127165000_delivery_status_list_index },
+  { name: 'Migration20261127195327_search_forms_indexes', class: Migration20261127195327_search_forms_indexes },
 ];

@@ -10,7 +10,7 @@ import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '../../db/orm';
 import { pageOf } from './cursor';
 import { NEWEST_FIRST } from './filters';
-import { searchForms } from './search';
+import { searchForms, type SearchedList } from './search';
 import { afterCursor, compareIn, orderOf, positionIn, type ListSort, type Sortable } from './sort';
 import { cappedTotal, type ListTotal } from './total';
 
@@ -24,6 +24,8 @@ export interface ListQuery<Entity> {
    */
   conditions: () => FilterQuery<Entity>[];
   search?: string;
+  /** Whose search forms the search is read by (search.ts): payments have support's. */
+  searchIn?: SearchedList;
   sort: ListSort;
   cursor?: string;
   limit: number;
@@ -31,9 +33,9 @@ export interface ListQuery<Entity> {
 
 /** Every query's conditions: the filter's and, with a search, one form each (null: no search). */
 function wheres<Entity>(query: ListQuery<Entity>, extra: () => FilterQuery<Entity>[]): FilterQuery<Entity>[] {
-  const forms = searchForms(query.search);
+  const forms = searchForms(query.search, query.searchIn);
   if (!forms) return [{ $and: [...query.conditions(), ...extra()] } as FilterQuery<Entity>];
-  return forms.map((_, i) => ({ $and: [...query.conditions(), searchForms(query.search)![i], ...extra()] }) as FilterQuery<Entity>);
+  return forms.map((_, i) => ({ $and: [...query.conditions(), searchForms(query.search, query.searchIn)![i], ...extra()] }) as FilterQuery<Entity>);
 }
 
 /**

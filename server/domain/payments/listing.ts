@@ -17,7 +17,7 @@ export interface PaymentFilter extends CreatedRange {
   status?: PaymentStatus;
   method?: PaymentMethod;
   gateway?: GatewayName;
-  /** What search.ts says: id, externalId, customer e-mail, amount or name. */
+  /** What search.ts says: id, externalId, gateway reference, metadata value, customer e-mail or its domain, amount, card or document last 4, name. */
   search?: string;
   /** true: only payments with at least one refund (any status). */
   refunded?: boolean;
@@ -69,7 +69,7 @@ export async function listPayments(em: EntityManager, filter: PaymentFilter, opt
 
 /** The list's query of a filter: its conditions, search, order and page (the CSV export reads it too, as plain rows). */
 export const paymentListQuery = (filter: PaymentFilter): ListQuery<Payment> => ({
-  entity: Payment, list: 'payments', conditions: () => paymentConditions(filter), search: filter.search, sort: filter.sort ?? DEFAULT_SORT, cursor: filter.cursor, limit: filter.limit,
+  entity: Payment, list: 'payments', conditions: () => paymentConditions(filter), search: filter.search, searchIn: 'payments', sort: filter.sort ?? DEFAULT_SORT, cursor: filter.cursor, limit: filter.limit,
 });
 
 /** Everything the /v1 view shows, plus where it lives and what the gateway last said, and its events with their deliveries. */
