@@ -16,3 +16,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'refund.failed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * The event "Send test event" delivers to one endpoint when asked (server/webhooks/test-event.ts). Not among the types
+ * an endpoint subscribes to: no state change ever causes it, and every endpoint can be sent one.
+ */
+export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';

@@ -7,6 +7,9 @@
  */
 import { countFailed, getDelivery, deliveryEnvironmentId, listDeliveries, resendDelivery, resendFailed } from '../webhooks/deliveries';
 import { createEndpoint, listEndpoints, loadEndpoint, rotateEndpointSecret, updateEndpoint } from '../webhooks/endpoints';
+import { sendTestEvent } from '../webhooks/test-event';
+import { RecordId } from '../contract/schemas/text';
+import { z } from 'zod';
 import { notFound } from '../domain/refusal';
 import { environmentAccess, projectAccess, recordAccess, visibleOrganizations, type Need } from './access';
 import {
@@ -83,6 +86,16 @@ export const webhooksRouter = t.router({
       audit({ action: 'webhook_endpoint.secret_rotated', ...scopeOf(environment), target: { type: 'webhook_endpoint', id: input.endpointId }, before: before && { ...before, secret: 'set' }, after });
       return answer;
     });
+  }),
+
+  /**
+   * Sends the endpoint a signed `webhook.test` event through the dispatcher (webhooks/test-event.ts); the answer names
+   * the delivery, whose outcome `getDelivery` shows once its attempt ends. Not audited: the delivery and its attempts
+   * are the record.
+   */
+  sendTestEvent: operatorProcedure.input(z.strictObject({ endpointId: RecordId })).mutation(async ({ ctx, input }) => {
+    await endpointAccess(ctx, input.endpointId, 'develop');
+    return sendTestEvent(ctx.em, ctx.services, input.endpointId);
   }),
 
   /** Newest event first; `cursor` is the previous page's `nextCursor`. */

@@ -104,6 +104,7 @@ const CASES: Record<string, Case> = {
   'webhooks.listEndpoints': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
   'webhooks.updateEndpoint': { need: 'develop', outsider: 'not_found', input: (f) => ({ endpointId: f.endpointId, description: 'renamed' }) },
   'webhooks.rotateSecret': { need: 'develop', outsider: 'not_found', input: (f) => ({ endpointId: f.endpointId }) },
+  'webhooks.sendTestEvent': { need: 'develop', outsider: 'not_found', input: (f) => ({ endpointId: f.endpointId }) },
   'webhooks.listDeliveries': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
   'webhooks.getDelivery': { need: 'read', outsider: 'not_found', input: (f) => ({ deliveryId: f.deliveryId }) },
   'webhooks.resend': { need: 'develop', outsider: 'not_found', input: (f) => ({ deliveryId: f.deliveryId }) },

@@ -45,6 +45,7 @@ const EXEMPT: Record<string, string> = {
   'refunds.create': 'money movement, not configuration: the refund and its events record it',
   'webhooks.resend': 'queues a delivery again: the delivery\'s attempts record it',
   'webhooks.resendFailed': 'queues deliveries again: their attempts record it',
+  'webhooks.sendTestEvent': 'a test event to one endpoint, changing nothing: its delivery and attempts record it',
   'sandbox.createPayment': 'sandbox test traffic, not configuration',
   'simulators.payment': 'sandbox test traffic, not configuration',
   'simulators.subscription': 'sandbox test traffic, not configuration',

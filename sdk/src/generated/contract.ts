@@ -197,7 +197,7 @@ export type ErrorResponse = {
 export type Event = {
   /** Event id, `evt_…`: the same id the webhook delivery carried. Deduplicate on it. */
   id: string;
-  /** Event type (payment.created, payment.pending, payment.paid, payment.failed, payment.canceled, payment.expired, subscription.created, subscription.renewed, subscription.payment_failed, subscription.past_due, subscription.canceled, refund.created, refund.succeeded, refund.failed); new types may be added, ignore the ones you do not know. */
+  /** Event type (payment.created, payment.pending, payment.paid, payment.failed, payment.canceled, payment.expired, subscription.created, subscription.renewed, subscription.payment_failed, subscription.past_due, subscription.canceled, refund.created, refund.succeeded, refund.failed, and webhook.test for a test event sent to one endpoint from the dashboard, which changes nothing); new types may be added, ignore the ones you do not know. */
   type: string;
   /**
    * When the change that caused the event happened (ISO 8601, UTC).

@@ -4,7 +4,7 @@
  * the id of the last event the caller saw.
  */
 import { z } from 'zod';
-import { WEBHOOK_EVENT_TYPES } from '../event-types';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from '../event-types';
 import { PublicId, Timestamp } from './common';
 
 export const EVENTS_PAGE_SIZE = { default: 50, max: 100 } as const;
@@ -41,7 +41,7 @@ export const ListEventsQuery = z.object({
 export const Event = z
   .object({
     id: PublicId('evt').meta({ description: 'Event id, `evt_…`: the same id the webhook delivery carried. Deduplicate on it.', example: 'evt_0a1b2c3d4e5f6g7h8i9j0k1l' }),
-    type: z.string().meta({ description: `Event type (${WEBHOOK_EVENT_TYPES.join(', ')}); new types may be added, ignore the ones you do not know.` }),
+    type: z.string().meta({ description: `Event type (${WEBHOOK_EVENT_TYPES.join(', ')}, and ${WEBHOOK_TEST_EVENT_TYPE} for a test event sent to one endpoint from the dashboard, which changes nothing); new types may be added, ignore the ones you do not know.` }),
     createdAt: Timestamp.meta({ description: 'When the change that caused the event happened (ISO 8601, UTC).' }),
     data: z.record(z.string(), z.unknown()).meta({ description: 'The payment, subscription or refund as of the change (the fields of the webhook section of the contract; refund events carry the refund with its `refundId` and its `paymentId`), never rewritten.' }),
   })
