@@ -10,11 +10,12 @@
  * link the browser downloads, so it carries no CSRF header: it changes
  * nothing, the cookie is SameSite=Strict and a cross-site Origin is refused.
  *
- * The file is streamed (domain/listing/export.ts): the database is read a
- * batch at a time and each batch is written before the next is read, with the
- * response's backpressure, so an export of any size holds one batch. An error
- * before the first byte is answered in the contract's shape; after it, the
- * transfer is aborted, so a cut file never looks complete.
+ * The file is streamed (domain/listing/export.ts) with the response's
+ * backpressure, in constant memory at any size: on PostgreSQL the database
+ * writes the CSV and its bytes are passed on; on PGlite it is read and
+ * written a batch at a time. An error before the first byte is answered in
+ * the contract's shape; after it, the transfer is aborted, so a cut file
+ * never looks complete. A browser that goes away stops the export.
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
@@ -22,7 +23,8 @@ import { environmentAccess } from '../operator/access';
 import { PaymentExportInput, SubscriptionExportInput } from '../contract/operator/listing';
 import { answer, operatorAnswerOf } from '../operator/operator-answers';
 import { exportPayments, exportSubscriptions } from '../domain/listing/export';
-import type { EntityManager } from '../db/orm';
+import type { Database } from '../db/orm';
+import type { ExportOutput } from '../domain/listing/copy-export';
 import type { Services } from '../services';
 import { dashboardCaller } from './internal-api';
 import { sendOperatorAnswer as send } from './operator-errors';
@@ -42,25 +44,31 @@ function inputOf(req: Request): Record<string, unknown> {
 const fileName = (list: string, project: string, kind: string, now: Date) =>
   `${[list, project, kind].map((part) => part.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'x').join('-')}-${now.toISOString().slice(0, 10)}.csv`;
 
-/** Writes a chunk, resolving once the socket takes more; rejects if the browser went away. */
-function writer(res: Response) {
-  let gone = false;
-  res.on('close', () => (gone = true));
-  return (chunk: string) =>
+/**
+ * Where the export writes: each chunk resolves once the socket takes more; rejects, as the signal aborts, once the
+ * browser went away before the end (so the export stops reading, and on PostgreSQL its COPY is cancelled).
+ */
+function outputTo(res: Response): ExportOutput {
+  const gone = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) gone.abort(new Error('the client closed the download'));
+  });
+  const write = (chunk: string | Buffer) =>
     new Promise<void>((resolve, reject) => {
-      if (gone || res.destroyed) return reject(new Error('the client closed the download'));
-      if (res.write(chunk, 'utf8')) return resolve();
+      if (gone.signal.aborted || res.destroyed) return reject(new Error('the client closed the download'));
+      if (res.write(chunk)) return resolve();
       const done = () => {
         res.off('drain', done);
         res.off('close', done);
-        return gone ? reject(new Error('the client closed the download')) : resolve();
+        return gone.signal.aborted ? reject(new Error('the client closed the download')) : resolve();
       };
       res.on('drain', done);
       res.on('close', done);
     });
+  return { write, signal: gone.signal };
 }
 
-type Exporter<F> = (fork: () => EntityManager, filter: F, write: (chunk: string) => Promise<void>) => Promise<void>;
+type Exporter<F> = (db: Database, filter: F, out: ExportOutput) => Promise<void>;
 
 function exportRoute<F>(services: Services, list: 'payments' | 'subscriptions', schema: z.ZodType<F>, run: Exporter<F>): RequestHandler {
   const authenticate = dashboardCaller(services, { csrf: false });
@@ -76,7 +84,7 @@ function exportRoute<F>(services: Services, list: 'payments' | 'subscriptions', 
       res.setHeader('content-type', 'text/csv; charset=utf-8');
       res.setHeader('content-disposition', `attachment; filename="${fileName(list, environment.project.name, environment.kind, services.now())}"`);
       res.setHeader('cache-control', 'no-store');
-      await run(() => services.db.forReads(services.db.fork()), filter, writer(res));
+      await run(services.db, filter, outputTo(res));
       res.end();
     } catch (error) {
       if (res.headersSent) {

@@ -25,3 +25,24 @@ export const majorUnits = (cents: number): string => {
   const abs = Math.abs(cents);
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 };
+
+/*
+ * The same cells written by PostgreSQL (the export's COPY, listing/copy-export.ts): each an expression of text, so
+ * COPY's CSV writer quotes exactly as csvCell does (a field with a comma, quote, CR or LF; quotes doubled). What
+ * COPY does differently is made equal here: it writes an empty string as "" (to tell it from NULL) where csvCell
+ * writes nothing, so an empty text is NULL; a boolean is cast to text (`true`, as String gives it, not COPY's `t`).
+ * Its line ends (LF) are made CRLF by listing/crlf.ts.
+ */
+
+/**
+ * A text expression as csvCell writes it: empty as nothing, a formula's start defused with an apostrophe. Written
+ * inline (the expression twice) rather than as a subquery, which PostgreSQL would run once per cell.
+ */
+export const sqlCell = (text: string): string =>
+  `(case when left(${text}, 1) in ('=', '+', '-', '@', chr(9), chr(13)) then '''' || ${text} else nullif(${text}, '') end)`;
+
+/** majorUnits of a bigint of cents: exact, since cents over 100 have at most two decimals (`-250` → `-2.50`). */
+export const sqlMajorUnits = (cents: string): string => `((${cents})::numeric / 100)::numeric(20, 2)::text`;
+
+/** An instant as toISOString writes it: UTC, milliseconds (truncated, as a JavaScript Date holds them), `Z`. */
+export const sqlInstant = (at: string): string => `to_char((${at}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

@@ -1,111 +1,139 @@
 /**
  * The CSV exports of the dashboard's payments and subscriptions lists: the
- * same filter and order as the list (the list's own query, page-query.ts),
- * read from the database a batch at a time by its keyset paging (so every
- * row comes once, whatever rows are added meanwhile), each batch written out
- * before the next is read. Nothing holds the whole file: at most one batch
- * of rows is in memory.
+ * same filter, search and order as the list (the list's own query,
+ * page-query.ts), every matching row once, streamed with the receiver's
+ * backpressure so nothing holds the whole file. Each column is defined once
+ * here, with its cell written both ways: by PostgreSQL in SQL (the COPY of
+ * copy-export.ts) and in JavaScript (PGlite's batches); csv.ts makes the two
+ * write the same bytes.
  *
- * A batch is read as plain rows of the CSV's columns, not as entities: at
- * volume, hydrating every row as a MikroORM entity (its setters, its change
- * tracking, the contract's view) was most of an export's CPU and garbage,
- * and starved the event loop the money path shares (issue 39). Between
- * batches the export yields to the event loop, so requests that arrived
- * while a batch was read and written are served before the next one.
+ * Why two ways (issue 39): formatting every row in JavaScript, even from
+ * plain rows, made garbage per row that grew the service's heap by 150-250
+ * MB over 200,000 rows before V8 collected it. On PostgreSQL only the COPY's
+ * buffers pass through the service. PGlite, embedded in the process at demo
+ * volume, keeps the batches.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { EntityManager } from '../../db/orm';
+import type { Database } from '../../db/orm';
 import { paymentListQuery, type PaymentFilter } from '../payments/listing';
 import { subscriptionListQuery, type SubscriptionFilter } from '../subscriptions/listing';
-import { csvLine, majorUnits } from './csv';
+import { copyExport, type ExportOutput, type SqlColumn } from './copy-export';
+import { csvLine, majorUnits, sqlInstant, sqlMajorUnits } from './csv';
 import { listPlainPage, type ListQuery } from './page-query';
 import type { Sortable } from './sort';
 
-/** Rows read per query: big enough that 5,000 rows are ten queries, small enough to hold. */
+/** Rows read per query on PGlite: big enough that 5,000 rows are fifty queries, small enough to hold. */
 export const EXPORT_BATCH = 100;
 
-type Cells = (string | number | boolean | null)[];
+type Cell = string | number | boolean | null;
+type Line = Sortable & Record<string, unknown>;
 
-export const PAYMENT_COLUMNS = [
-  'id', 'externalId', 'status', 'method', 'gateway', 'amount', 'amountRefunded', 'currency',
-  'customerName', 'customerEmail', 'cardBrand', 'cardLast4', 'subscriptionId', 'gatewayRef', 'createdAt', 'paidAt', 'updatedAt',
-] as const;
+/** A column of the file, written either way: `cell` from a row read in JavaScript, `sql` by PostgreSQL (csv.ts makes them equal). */
+interface ExportColumn extends SqlColumn {
+  cell: (line: Line) => Cell;
+}
 
-export const SUBSCRIPTION_COLUMNS = [
-  'id', 'externalId', 'status', 'interval', 'gateway', 'amount', 'currency',
-  'customerName', 'customerEmail', 'nextBillingAt', 'cancelAtPeriodEnd', 'canceledAt', 'gatewayRef', 'createdAt', 'updatedAt',
-] as const;
-
+/** Text (or a boolean) as it is. */
+const asIs = (name: string): ExportColumn => ({ name, cell: (line) => (line[name] as Cell | undefined) ?? null, sql: (column) => `${column(name)}::text` });
+/** Cents in major units. */
+const money = (name: string): ExportColumn => ({ name, cell: (line) => majorUnits(line[name] as number), sql: (column) => sqlMajorUnits(column(name)) });
 /** Instants as the list shows them (ISO, UTC), null as an empty cell. */
-const instant = (at: Date | null | undefined): string | null => at?.toISOString() ?? null;
+const instant = (name: string): ExportColumn => ({
+  name,
+  cell: (line) => (line[name] as Date | null | undefined)?.toISOString() ?? null,
+  sql: (column) => sqlInstant(column(name)),
+});
+/** BRL, the one currency. */
+const brl: ExportColumn = { name: 'currency', cell: () => 'BRL', sql: () => `'BRL'` };
+/** A card's brand or last digits, only with both (as payments/view.ts shows a card). */
+const card = (name: 'cardBrand' | 'cardLast4'): ExportColumn => ({
+  name,
+  cell: (line) => (line.cardBrand && line.cardLast4 ? (line[name] as string) : null),
+  sql: (column) => `case when ${column('cardBrand')} <> '' and ${column('cardLast4')} <> '' then ${column(name)}::text end`,
+});
 
-/** The payment columns read, as the entity names them. */
+const PAYMENT_EXPORT: readonly ExportColumn[] = [
+  asIs('id'), asIs('externalId'), asIs('status'), asIs('method'), asIs('gateway'), money('amount'), money('amountRefunded'), brl,
+  asIs('customerName'), asIs('customerEmail'), card('cardBrand'), card('cardLast4'), asIs('subscriptionId'), asIs('gatewayRef'),
+  instant('createdAt'), instant('paidAt'), instant('updatedAt'),
+];
+
+/** A canceled subscription has no next billing, whatever its row still holds (as subscriptions/view.ts shows it). */
+const nextBilling: ExportColumn = {
+  name: 'nextBillingAt',
+  cell: (line) => (line.status === 'canceled' ? null : instant('nextBillingAt').cell(line)),
+  sql: (column) => `case when ${column('status')} <> 'canceled' then ${sqlInstant(column('nextBillingAt'))} end`,
+};
+
+const SUBSCRIPTION_EXPORT: readonly ExportColumn[] = [
+  asIs('id'), asIs('externalId'), asIs('status'), asIs('interval'), asIs('gateway'), money('amount'), brl,
+  asIs('customerName'), asIs('customerEmail'), nextBilling, asIs('cancelAtPeriodEnd'), instant('canceledAt'),
+  asIs('gatewayRef'), instant('createdAt'), instant('updatedAt'),
+];
+
+/** The header of each file. */
+export const PAYMENT_COLUMNS = PAYMENT_EXPORT.map((column) => column.name);
+export const SUBSCRIPTION_COLUMNS = SUBSCRIPTION_EXPORT.map((column) => column.name);
+
+/** The payment properties a PGlite batch reads, as the entity names them. */
 const PAYMENT_FIELDS = [
   'id', 'externalId', 'status', 'method', 'gateway', 'amount', 'amountRefunded', 'customerName', 'customerEmail',
   'cardBrand', 'cardLast4', 'subscriptionId', 'gatewayRef', 'createdAt', 'paidAt', 'updatedAt',
 ] as const;
-
-interface PaymentLine extends Sortable {
-  externalId: string; status: string; method: string; gateway: string; amountRefunded: number;
-  customerName?: string | null; customerEmail?: string | null; cardBrand?: string | null; cardLast4?: string | null;
-  subscriptionId?: string | null; gatewayRef?: string | null; paidAt?: Date | null; updatedAt: Date;
-}
-
-/** A payment's cells, as the list's row (payments/view.ts) shows them: a card only with both its brand and last digits, BRL the one currency. */
-const paymentCells = (p: PaymentLine): Cells => [
-  p.id, p.externalId, p.status, p.method, p.gateway, majorUnits(p.amount), majorUnits(p.amountRefunded), 'BRL',
-  p.customerName ?? null, p.customerEmail ?? null, p.cardBrand && p.cardLast4 ? p.cardBrand : null, p.cardBrand && p.cardLast4 ? p.cardLast4 : null,
-  p.subscriptionId ?? null, p.gatewayRef ?? null, instant(p.createdAt), instant(p.paidAt), instant(p.updatedAt),
-];
 
 const SUBSCRIPTION_FIELDS = [
   'id', 'externalId', 'status', 'interval', 'gateway', 'amount', 'customerName', 'customerEmail',
   'nextBillingAt', 'cancelAtPeriodEnd', 'canceledAt', 'gatewayRef', 'createdAt', 'updatedAt',
 ] as const;
 
-interface SubscriptionLine extends Sortable {
-  externalId: string; status: string; interval: string; gateway: string; customerName?: string | null; customerEmail?: string | null;
-  nextBillingAt?: Date | null; cancelAtPeriodEnd: boolean; canceledAt?: Date | null; gatewayRef?: string | null; updatedAt: Date;
+/** A list's export: its query (from a cursor, for a page), the properties a batch reads, the file's columns. */
+interface ListExport<Entity extends Sortable> {
+  queryOf: (cursor: string | undefined, limit: number) => ListQuery<Entity>;
+  fields: readonly string[];
+  columns: readonly ExportColumn[];
 }
 
-/** A subscription's cells, as subscriptions/view.ts shows it: a canceled one has no next billing, whatever its row still holds. */
-const subscriptionCells = (s: SubscriptionLine): Cells => [
-  s.id, s.externalId, s.status, s.interval, s.gateway, majorUnits(s.amount), 'BRL',
-  s.customerName ?? null, s.customerEmail ?? null, s.status === 'canceled' ? null : instant(s.nextBillingAt), s.cancelAtPeriodEnd, instant(s.canceledAt),
-  s.gatewayRef ?? null, instant(s.createdAt), instant(s.updatedAt),
-];
-
 /**
- * Writes the header, then every row the list's query matches, through
- * `write`, which resolves once the receiver can take more (backpressure).
- * `fork` gives an entity manager per batch (a replica's, where there are any).
+ * PGlite's path (embedded, demo volume): the header, then every row the
+ * list's query matches, read a batch at a time by its keyset paging (so every
+ * row comes once, whatever rows are added meanwhile) as plain rows, not
+ * entities, formatted here, each batch written before the next is read.
+ * Between batches the export yields to the event loop, so requests that
+ * arrived while a batch was read and written are served before the next one.
  */
-async function exportList<Entity extends Sortable, Line extends Sortable>(
-  fork: () => EntityManager,
-  queryOf: (cursor: string | undefined) => ListQuery<Entity>,
-  fields: readonly string[],
-  header: readonly string[],
-  cells: (line: Line) => Cells,
-  write: (chunk: string) => Promise<void>,
-) {
-  await write(csvLine([...header]));
+async function batchedExport<Entity extends Sortable>(db: Database, { queryOf, fields, columns }: ListExport<Entity>, out: ExportOutput) {
+  await out.write(csvLine(columns.map((column) => column.name)));
   let cursor: string | undefined;
   do {
-    const em = fork();
-    const page = await listPlainPage<Entity, Line>(em, queryOf(cursor), fields);
+    const page = await listPlainPage<Entity, Line>(db.forReads(db.fork()), queryOf(cursor, EXPORT_BATCH), fields);
     let chunk = '';
-    for (const line of page.rows) chunk += csvLine(cells(line));
-    if (chunk) await write(chunk);
+    for (const line of page.rows) chunk += csvLine(columns.map((column) => column.cell(line)));
+    if (chunk) await out.write(chunk);
     cursor = page.nextCursor ?? undefined;
     // The socket may take the chunk at once (a fast reader): the loop still gets its turn before the next batch.
     if (cursor) await nextTurn();
-  } while (cursor);
+  } while (cursor && !out.signal.aborted);
 }
 
-export async function exportPayments(fork: () => EntityManager, filter: Omit<PaymentFilter, 'cursor' | 'limit'>, write: (chunk: string) => Promise<void>) {
-  await exportList(fork, (cursor) => paymentListQuery({ ...filter, cursor, limit: EXPORT_BATCH }), PAYMENT_FIELDS, PAYMENT_COLUMNS, paymentCells, write);
+/**
+ * The CSV of a list with exactly its filter, search and order, to `out`,
+ * which resolves each write once the receiver takes more (backpressure);
+ * rejects when the export stopped (`out.signal` aborted: the receiver went
+ * away). Reads go where the dashboard's reads go (Database.forReads: a
+ * replica where there are any). On PostgreSQL, PostgreSQL writes the CSV and
+ * its bytes are streamed (copy-export.ts), in constant memory at any size;
+ * on PGlite the rows are read in batches and formatted here. Both write the
+ * same bytes (csv.ts).
+ */
+async function exportList<Entity extends Sortable>(db: Database, list: ListExport<Entity>, out: ExportOutput) {
+  if (db.kind === 'postgresql') return copyExport(db.forReads(db.fork()), list.queryOf(undefined, 0), list.columns, out);
+  return batchedExport(db, list, out);
 }
 
-export async function exportSubscriptions(fork: () => EntityManager, filter: Omit<SubscriptionFilter, 'cursor' | 'limit'>, write: (chunk: string) => Promise<void>) {
-  await exportList(fork, (cursor) => subscriptionListQuery({ ...filter, cursor, limit: EXPORT_BATCH }), SUBSCRIPTION_FIELDS, SUBSCRIPTION_COLUMNS, subscriptionCells, write);
+export async function exportPayments(db: Database, filter: Omit<PaymentFilter, 'cursor' | 'limit'>, out: ExportOutput) {
+  await exportList(db, { queryOf: (cursor, limit) => paymentListQuery({ ...filter, cursor, limit }), fields: PAYMENT_FIELDS, columns: PAYMENT_EXPORT }, out);
+}
+
+export async function exportSubscriptions(db: Database, filter: Omit<SubscriptionFilter, 'cursor' | 'limit'>, out: ExportOutput) {
+  await exportList(db, { queryOf: (cursor, limit) => subscriptionListQuery({ ...filter, cursor, limit }), fields: SUBSCRIPTION_FIELDS, columns: SUBSCRIPTION_EXPORT }, out);
 }

@@ -38,6 +38,9 @@ function wheres<Entity>(query: ListQuery<Entity>, extra: () => FilterQuery<Entit
   return forms.map((_, i) => ({ $and: [...query.conditions(), searchForms(query.search, query.searchIn)![i], ...extra()] }) as FilterQuery<Entity>);
 }
 
+/** The wheres of the whole list (no page position): what the CSV export's COPY selects (listing/copy-export.ts). */
+export const listWheres = <Entity>(query: ListQuery<Entity>): FilterQuery<Entity>[] => wheres(query, () => []);
+
 /**
  * The rows of the page (with the one after it, which tells there is a next
  * page), in the sort's order. `read` runs one where in the sort's order,
