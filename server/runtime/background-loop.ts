@@ -1,7 +1,9 @@
 /**
  * The timer every background job runs on (the webhook dispatcher with its
  * fan-out, reconciliation, event pruning): one pass at a time, the next
- * `intervalMs` after the last one ends, sooner when nudged.
+ * about `intervalMs` after the last one ends (a random part of it taken off,
+ * `jitter`, so the nodes of a deployment started together do not pass in
+ * step), sooner when nudged.
  *
  * Quiet in a database outage (decision 24): a pass that fails because the
  * database is out of reach (db/unreachable.ts) makes the job back off,
@@ -17,13 +19,16 @@ import { unreachableDatabaseReason } from '../db/unreachable';
 
 export const BACKOFF_BASE_MS = 1_000;
 export const BACKOFF_MAX_MS = 15_000;
+const DEFAULT_JITTER = 0.1;
 
 export interface BackgroundLoopOptions {
   /** What the log lines call the job ("webhook dispatcher"). */
   name: string;
   log: Logger;
-  /** The pause between two passes. */
+  /** The pause between two passes, at most. */
   intervalMs: number;
+  /** The share of `intervalMs` a pause may be shorter by, at random (default 0.1: between 90 % and all of it). */
+  jitter?: number;
   /** The first pass, this long after `start()` (default at once). */
   firstDelayMs?: number;
   /** A nudged pass waits this long, so what is committed meanwhile joins it (default at once). */
@@ -35,6 +40,11 @@ export interface BackgroundLoopOptions {
 export function backoffMs(failures: number, random: () => number = Math.random): number {
   const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** The pause after a pass that succeeded (or failed for a reason of ours): `intervalMs` less a random share of at most `jitter`. */
+export function intervalPauseMs(intervalMs: number, jitter: number, random: () => number = Math.random): number {
+  return Math.round(intervalMs * (1 - Math.min(1, Math.max(0, jitter)) * random()));
 }
 
 export class BackgroundLoop {
@@ -110,7 +120,7 @@ export class BackgroundLoop {
   }
 
   private async run(): Promise<void> {
-    let next = this.options.intervalMs;
+    let next = this.pause();
     try {
       do {
         this.rerun = false;
@@ -130,10 +140,14 @@ export class BackgroundLoop {
     const reason = unreachableDatabaseReason(error);
     if (!reason) {
       this.options.log.error({ err: error, job: this.options.name }, `${this.options.name} pass failed; the next pass retries`);
-      return this.options.intervalMs;
+      return this.pause();
     }
     this.failed(reason);
     return backoffMs(this.failures);
+  }
+
+  private pause(): number {
+    return intervalPauseMs(this.options.intervalMs, this.options.jitter ?? DEFAULT_JITTER);
   }
 
   private failed(reason: string): void {

@@ -7,7 +7,7 @@
  */
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BACKOFF_MAX_MS, BackgroundLoop, backoffMs } from '../../server/runtime/background-loop';
+import { BACKOFF_MAX_MS, BackgroundLoop, backoffMs, intervalPauseMs } from '../../server/runtime/background-loop';
 import { createLogger } from '../../server/runtime/logger';
 
 /** What pg throws when the connection drops (no code), and a refused connection as Node reports it. */
@@ -81,6 +81,7 @@ describe('a background job while the database is out of reach', () => {
       name: 'test job',
       log,
       intervalMs: 100,
+      jitter: 0,
       pass: async () => {
         passes++;
         throw new Error('a bug of ours');
@@ -111,5 +112,30 @@ describe('a background job while the database is out of reach', () => {
   it('waits between half and all of an exponential, capped step', () => {
     expect([1, 2, 3, 4, 5, 9].map((failures) => backoffMs(failures, () => 1))).toEqual([1_000, 2_000, 4_000, 8_000, 15_000, 15_000]);
     expect([1, 2, 9].map((failures) => backoffMs(failures, () => 0))).toEqual([500, 1_000, 7_500]);
+  });
+});
+
+describe('a background job at its interval', () => {
+  it('pauses between (1 - jitter) and all of its interval, so nodes started together drift apart', () => {
+    expect([0, 0.5, 1].map((draw) => intervalPauseMs(1_000, 0.1, () => draw))).toEqual([1_000, 950, 900]);
+    expect(intervalPauseMs(1_000, 0, () => 1)).toBe(1_000);
+    expect(intervalPauseMs(1_000, 5, () => 1)).toBe(0);
+  });
+
+  it('runs its passes at jittered pauses: more passes than the whole interval allows, never more than the shortest pause allows', async () => {
+    vi.useFakeTimers();
+    const { log } = capturedLog();
+    const passesIn = async (jitter: number) => {
+      let passes = 0;
+      const loop = new BackgroundLoop({ name: 'test job', log, intervalMs: 100, jitter, pass: async () => { passes++; } });
+      loop.start();
+      await vi.advanceTimersByTimeAsync(2_050);
+      await loop.stop();
+      return passes;
+    };
+    expect(await passesIn(0)).toBe(21);
+    const jittered = await passesIn(0.5);
+    expect(jittered).toBeGreaterThan(21);
+    expect(jittered).toBeLessThanOrEqual(42);
   });
 });
