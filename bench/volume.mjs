@@ -331,6 +331,9 @@ try {
     execFileSync(process.execPath, ['bin/payments-admin.js', '--url', service.url, '--token', service.token, '--json', 'gateway', 'set', '--env', tenant.environmentId, '--gateway', 'gateway_a', '--base-url', simulator.url, '--credentials', JSON.stringify(SIM_CREDENTIALS)], { stdio: 'ignore' });
     const db = await client(database);
     try {
+      // The build may have just migrated a reused database (a new column, new statistics): plans read fresh statistics,
+      // as they would once autovacuum has passed after such a migration.
+      await db.query('analyze');
       const probe = await probeOf(db, tenant.environmentId, size);
       const rows = await measure(service, tenant, probe);
       log('export');
