@@ -1,10 +1,12 @@
-/** Home: payments and subscriptions created per day, by status, the deliveries that failed, and what reconciliation has left to read. */
+/** Home: an outage banner while a gateway fails, payments and subscriptions created per day, by status, the webhook deliveries still owed, and what reconciliation has left to read. */
 import { Anchor, Card, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { PAYMENT_STATUSES, SUBSCRIPTION_STATUSES } from '../../../server/contract/enums';
 import { api } from '../api/client';
+import { DeliveryBacklog } from '../parts/DeliveryBacklog';
+import { OutageBanner } from '../parts/OutageBanner';
 import { ReconciliationCard } from '../parts/ReconciliationCard';
 import { FirstRunChecklist } from '../parts/FirstRunChecklist';
 import { StatusBarChart } from '../parts/StatusBarChart';
@@ -61,18 +63,14 @@ export default function HomePage() {
           ]}
         />
       </PageHeader>
+      <OutageBanner environmentId={scope.environmentId} />
       <FirstRunChecklist environmentId={scope.environmentId} projectId={scope.projectId} />
-      <SimpleGrid cols={{ base: 2, md: 4 }}>
+      <SimpleGrid cols={{ base: 1, xs: 3 }}>
         <Stat label="Payments" value={data.totals.paymentCount} to={`${base}/payments`} />
         <Stat label="Paid volume" value={formatAmount(data.totals.paidAmount, data.currency)} tone="teal.8" />
         <Stat label="Subscriptions" value={data.totals.subscriptionCount} to={`${base}/subscriptions`} />
-        <Stat
-          label="Failed deliveries"
-          value={data.failedDeliveriesMore ? `${data.failedDeliveries.toLocaleString('en-US')}+` : data.failedDeliveries}
-          to={`${base}/deliveries?status=FAILED`}
-          tone={data.failedDeliveries > 0 ? 'red.7' : undefined}
-        />
       </SimpleGrid>
+      <DeliveryBacklog environmentId={scope.environmentId} />
       <StatusBarChart title="Payments per day, by status" label="Payments per day by status" statuses={PAYMENT_STATUSES} data={paymentSeries} height={260} />
       <StatusBarChart title="Subscriptions per day, by status" label="Subscriptions per day by status" statuses={SUBSCRIPTION_STATUSES} data={subscriptionSeries} height={200} />
       <ReconciliationCard environmentId={scope.environmentId} />

@@ -12,6 +12,7 @@ import { api, type Outputs } from '../api/client';
 import { resolveScope, useTenancy } from '../shell/scope';
 import { formatDateTime, formatRelative } from '../ui/format';
 import { Empty, Failed, Loading } from '../ui/states';
+import { Figure } from '../ui/Figure';
 import { StatusBadge } from '../ui/StatusBadge';
 
 type Status = Outputs['reconciliation']['status'];
@@ -19,25 +20,6 @@ type Item = Status['items'][number];
 
 /** Enough to see what needs a look; the CLI and the API list up to 500. */
 const SHOWN = 20;
-
-/** `more`: the count stopped at 10,000 (it is exact up to there), shown as "10,000+". */
-function Count({ label, value, more = false, detail, tone }: { label: string; value: number; more?: boolean; detail?: string; tone?: string }) {
-  return (
-    <div>
-      <Text size="sm" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700} fz={24} c={value > 0 ? tone : undefined}>
-        {more ? `${value.toLocaleString('en-US')}+` : value}
-      </Text>
-      {detail && (
-        <Text size="xs" c="dimmed">
-          {detail}
-        </Text>
-      )}
-    </div>
-  );
-}
 
 /** A time in words, with the exact instant on hover. */
 function When({ iso, now, prefix = '' }: { iso: string | null; now: number; prefix?: string }) {
@@ -110,9 +92,9 @@ export function ReconciliationCard({ environmentId }: { environmentId?: string }
         ) : (
           <>
             <SimpleGrid cols={{ base: 1, xs: 3 }}>
-              <Count label="Waiting for a read" value={data.scheduled} more={data.more.scheduled} />
-              <Count label="Overdue" value={data.overdue} more={data.more.overdue} tone="orange.8" detail={data.oldestOverdueAt ? `oldest due ${formatRelative(data.oldestOverdueAt, now)}` : undefined} />
-              <Count label="Lost by the gateway" value={data.lost} more={data.more.lost} tone="red.7" detail={data.lost > 0 ? 'the gateway no longer knows them; they are not read again' : undefined} />
+              <Figure label="Waiting for a read" value={data.scheduled} more={data.more.scheduled} />
+              <Figure label="Overdue" value={data.overdue} more={data.more.overdue} tone="orange.8" detail={data.oldestOverdueAt ? `oldest due ${formatRelative(data.oldestOverdueAt, now)}` : undefined} />
+              <Figure label="Lost by the gateway" value={data.lost} more={data.more.lost} tone="red.7" detail={data.lost > 0 ? 'the gateway no longer knows them; they are not read again' : undefined} />
             </SimpleGrid>
             {data.items.length === 0 ? (
               <Empty>Nothing is waiting for a read, and no gateway has lost anything.</Empty>

@@ -9,7 +9,7 @@
  */
 import { PAYMENT_STATUSES, SUBSCRIPTION_STATUSES, type PaymentStatus, type SubscriptionStatus } from '../../contract/enums';
 import type { EntityManager } from '../../db/orm';
-import { EXACT_COUNT_LIMIT } from './total';
+import { deliveriesInStatus } from './delivery-backlog';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -33,16 +33,6 @@ export function perDayAndStatus(em: EntityManager, kind: 'payment' | 'subscripti
   );
 }
 
-/** The failed deliveries of an environment, counted over at most one more than EXACT_COUNT_LIMIT rows of its (environment_id, status) index. */
-export async function failedDeliveriesCount(em: EntityManager, environmentId: string): Promise<{ count: number; more: boolean }> {
-  const [row] = await em.execute<{ count: string | number }[]>(
-    `select count(*) as count from (select 1 from webhook_deliveries where environment_id = ? and status = 'FAILED' limit ?) as bounded`,
-    [environmentId, EXACT_COUNT_LIMIT + 1],
-  );
-  const count = Number(row?.count ?? 0);
-  return { count: Math.min(count, EXACT_COUNT_LIMIT), more: count > EXACT_COUNT_LIMIT };
-}
-
 export async function overviewSummary(em: EntityManager, environmentId: string, days: number, now: Date) {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const from = new Date(today - (days - 1) * DAY_MS);
@@ -50,7 +40,7 @@ export async function overviewSummary(em: EntityManager, environmentId: string, 
   const [payments, subscriptions, failed] = await Promise.all([
     perDayAndStatus(em, 'payment', environmentId, isoDay(from.getTime()), isoDay(today)),
     perDayAndStatus(em, 'subscription', environmentId, isoDay(from.getTime()), isoDay(today)),
-    failedDeliveriesCount(em, environmentId),
+    deliveriesInStatus(em, environmentId, 'FAILED'),
   ]);
 
   const series = Array.from({ length: days }, (_, i) => ({
