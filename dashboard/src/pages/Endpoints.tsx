@@ -3,7 +3,8 @@
  * shown once), change its URL and events, turn it off and on, turn its
  * automatic retries on and off (decision 23, after a confirmation naming the
  * effect), rotate its secret with an overlap the receiver chooses. Each shows
- * its health: attempts that succeeded over 24 h, its oldest waiting delivery.
+ * its health: attempts that succeeded over 24 h, its oldest waiting delivery;
+ * send it a signed test event and see the outcome (parts/SendTestEvent.tsx).
  */
 import { Anchor, Badge, Button, Group, Modal, MultiSelect, Select, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
@@ -16,6 +17,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../../server/contract/event-types';
 import { api, type Outputs } from '../api/client';
 import { useCan } from '../api/session';
 import { SecretOnce } from '../parts/SecretOnce';
+import { SendTestEvent } from '../parts/SendTestEvent';
 import { useScope } from '../shell/scope';
 import { useAction } from '../ui/action';
 import { askConfirmation } from '../ui/ConfirmButton';
@@ -153,14 +155,14 @@ export default function EndpointsPage() {
   const target = useConfirmTarget();
   const [editing, setEditing] = useState<Endpoint | null>(null);
   const [rotating, setRotating] = useState<Endpoint | null>(null);
-  const [secret, setSecret] = useState<{ value: string; url: string } | null>(null);
+  const [secret, setSecret] = useState<{ value: string; url: string; endpointId?: string } | null>(null);
 
   const create = useAction((values: EndpointValues) => api.webhooks.createEndpoint.mutate(toCreate(scope.environmentId, values)), {
     success: 'Endpoint registered.',
     invalidate: [KEY],
     onSuccess: (answer) => {
       setCreating(false);
-      setSecret({ value: answer.secret, url: answer.url });
+      setSecret({ value: answer.secret, url: answer.url, endpointId: answer.id });
     },
   });
   const update = useAction((input: Parameters<typeof api.webhooks.updateEndpoint.mutate>[0]) => api.webhooks.updateEndpoint.mutate(input), {
@@ -243,7 +245,7 @@ export default function EndpointsPage() {
                 </Table.Td>
                 {canEdit && (
                   <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
+                    <Group gap="xs" wrap="nowrap" mb={4}>
                       <Button size="xs" variant="default" onClick={() => setEditing(endpoint)}>
                         Edit
                       </Button>
@@ -251,6 +253,7 @@ export default function EndpointsPage() {
                         Rotate secret
                       </Button>
                     </Group>
+                    <SendTestEvent endpointId={endpoint.id} url={endpoint.url} environmentId={scope.environmentId} />
                   </Table.Td>
                 )}
               </Table.Tr>
@@ -291,6 +294,8 @@ export default function EndpointsPage() {
         <Text size="sm">
           Deliveries to <Text span ff="monospace"><Bidi>{secret?.url}</Bidi></Text> are signed with this secret. Verify the signature header with it.
         </Text>
+        {/* Once the receiver has the secret, one click shows whether it answers and accepts the signature. */}
+        {secret?.endpointId && <SendTestEvent endpointId={secret.endpointId} url={secret.url} environmentId={scope.environmentId} />}
       </SecretOnce>
     </Stack>
   );
