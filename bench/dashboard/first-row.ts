@@ -82,7 +82,8 @@ function watchFirstRow() {
     MutationObserver: new (callback: () => void) => { observe(target: unknown, options: object): void; disconnect(): void };
   };
   const observer = new page.MutationObserver(() => {
-    const row = page.document.querySelector('table[aria-label="Payments"] tbody tr');
+    // The table's first row on a laptop, the compact list's first entry on a phone (ui/PagedTable.tsx).
+    const row = page.document.querySelector('table[aria-label="Payments"] tbody tr, ul[aria-label="Payments"] li');
     if (!row) return;
     page.firstRow = { at: performance.now(), text: row.textContent ?? '' };
     observer.disconnect();

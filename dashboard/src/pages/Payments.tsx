@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { GATEWAY_NAMES, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../../server/contract/enums';
 import { PaymentListInput } from '../../../server/contract/operator/listing';
 import { api } from '../api/client';
+import { CompactRow } from '../parts/CompactRow';
 import { NewTestPayment } from '../parts/NewTestPayment';
 import { TestPaymentNotice, useTestPayments } from '../parts/TestPaymentNotice';
 import { SummaryCells } from '../parts/SummaryCells';
@@ -65,6 +66,7 @@ export default function PaymentsPage() {
         minWidth={720}
         noun={['payment', 'payments']}
         columns={['Payment', { label: 'Amount', sort: 'amount' }, 'Status', 'Method', 'Gateway', 'External id', { label: 'Created', sort: 'created' }]}
+        compact={(payment) => <CompactRow entry={{ ...payment, to: `/e/${scope.environmentId}/payments/${payment.id}` }} />}
         row={(payment) => (
           <Table.Tr key={payment.id}>
             <SummaryCells id={payment.id} to={`/e/${scope.environmentId}/payments/${payment.id}`} amount={payment.amount} currency={payment.currency} status={payment.status} refunded={payment.amountRefunded} />

@@ -3,6 +3,7 @@ import { Stack, Table, Text } from '@mantine/core';
 import { GATEWAY_NAMES, SUBSCRIPTION_STATUSES } from '../../../server/contract/enums';
 import { SubscriptionListInput } from '../../../server/contract/operator/listing';
 import { api } from '../api/client';
+import { CompactRow } from '../parts/CompactRow';
 import { SummaryCells } from '../parts/SummaryCells';
 import { useScope } from '../shell/scope';
 import { dayRange, FilterBar, useFilterParams } from '../ui/filters';
@@ -50,6 +51,7 @@ export default function SubscriptionsPage() {
         minWidth={720}
         noun={['subscription', 'subscriptions']}
         columns={['Subscription', { label: 'Amount', sort: 'amount' }, 'Status', 'Interval', 'Gateway', 'Next billing', 'External id', { label: 'Created', sort: 'created' }]}
+        compact={(subscription) => <CompactRow entry={{ ...subscription, to: `/e/${scope.environmentId}/subscriptions/${subscription.id}` }} />}
         row={(subscription) => (
           <Table.Tr key={subscription.id}>
             <SummaryCells id={subscription.id} to={`/e/${scope.environmentId}/subscriptions/${subscription.id}`} amount={subscription.amount} currency={subscription.currency} status={subscription.status} />

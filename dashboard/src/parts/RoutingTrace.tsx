@@ -72,7 +72,7 @@ export function RoutingTrace({ trace, what }: { trace: Trace; what: 'payment' | 
               {trace.reason}
             </Text>
           )}
-          <DataTable bare label="Routing attempts" minWidth={640} columns={['#', 'Gateway', 'Outcome', 'Started', 'Duration', 'Detail']}>
+          <DataTable bare keyboardScroll label="Routing attempts" minWidth={640} columns={['#', 'Gateway', 'Outcome', 'Started', 'Duration', 'Detail']}>
             {trace.attempts.map((attempt, index) => (
               <Table.Tr key={`${index}-${attempt.gateway}`}>
                 <Table.Td>{index + 1}</Table.Td>

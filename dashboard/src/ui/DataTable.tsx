@@ -8,6 +8,7 @@ export function DataTable({
   minWidth,
   title,
   bare = false,
+  keyboardScroll = false,
   children,
   ...tableProps
 }: TableProps & {
@@ -19,10 +20,15 @@ export function DataTable({
   /** A heading inside the card, above the table. */
   title?: string;
   bare?: boolean;
+  /**
+   * A table with nothing to focus in it (no link, no button) that is wider than a phone: its scrolling area takes the
+   * focus, so the keyboard can scroll it sideways (axe's scrollable-region-focusable).
+   */
+  keyboardScroll?: boolean;
   children: ReactNode;
 }) {
   const table = (
-    <Table.ScrollContainer minWidth={minWidth}>
+    <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={keyboardScroll ? { viewportProps: { tabIndex: 0, role: 'region', 'aria-label': label } } : undefined}>
       <Table {...tableProps} aria-label={label}>
         <Table.Thead>
           <Table.Tr>

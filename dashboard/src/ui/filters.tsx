@@ -1,12 +1,15 @@
 /**
  * The filter bar of the payments, subscriptions and deliveries lists. Values
  * live in the address (?status=paid&from=2026-11-01), so a filtered list can
- * be bookmarked, shared and comes back with the browser's Back button.
+ * be bookmarked, shared and comes back with the browser's Back button. On a
+ * phone the bar waits behind a "Filters" button (saying how many are set), so
+ * the list's first rows are on the first screen.
  */
 import { Button, Group, Select, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { useIsPhone } from './phone';
 
 export interface FilterField {
   name: string;
@@ -32,7 +35,8 @@ export function useFilterParams() {
     );
   const clear = () => setParams(new URLSearchParams(), { replace: true });
   // The order (sort-header.tsx) is no filter: a sorted list is still the whole list.
-  return { get, set, clear, any: [...params.keys()].some((name) => name !== 'sort') };
+  const count = new Set([...params.keys()].filter((name) => name !== 'sort')).size;
+  return { get, set, clear, any: count > 0, count };
 }
 
 /** A date input's day (local) as the instant it starts; `to` is exclusive, so the end day's next midnight. */
@@ -71,48 +75,60 @@ export function FilterBar({
     if ((filters.get('q') ?? '') !== debounced) filters.set('q', debounced);
     // Only the typed value drives this: `filters` is a new object on every render.
   }, [debounced]);
+  const phone = useIsPhone();
+  const [shown, setShown] = useState(false);
+  const barId = useId();
+  const toggle = phone && (
+    <Button variant="default" size="xs" aria-expanded={shown} aria-controls={shown ? barId : undefined} onClick={() => setShown((was) => !was)}>
+      {shown ? 'Hide filters' : filters.count > 0 ? `Filters (${filters.count})` : 'Filters'}
+    </Button>
+  );
+  if (phone && !shown) return <Group>{toggle}</Group>;
   return (
-    <Group gap="sm" align="end" wrap="wrap" role="search" aria-label="Filters">
-      {searchLabel && (
-        <TextInput
-          label="Search"
-          placeholder={searchLabel}
-          description={searchHelp}
-          inputWrapperOrder={['label', 'input', 'description']}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          w={{ base: '100%', sm: 280 }}
-        />
-      )}
-      {fields.map((field) => (
-        <Select
-          key={field.name}
-          label={field.label}
-          placeholder="Any"
-          clearable
-          data={[...field.options]}
-          value={filters.get(field.name) ?? null}
-          onChange={(value) => filters.set(field.name, value)}
-          w={{ base: '47%', sm: 150 }}
-        />
-      ))}
-      {dates && (
-        <>
-          <DateFilter name="from" label="Created from" />
-          <DateFilter name="to" label="Created until" />
-        </>
-      )}
-      {filters.any && (
-        <Button
-          variant="subtle"
-          onClick={() => {
-            setSearch('');
-            filters.clear();
-          }}
-        >
-          Clear filters
-        </Button>
-      )}
-    </Group>
+    <>
+      {toggle && <Group>{toggle}</Group>}
+      <Group gap="sm" align="end" wrap="wrap" role="search" aria-label="Filters" id={barId}>
+        {searchLabel && (
+          <TextInput
+            label="Search"
+            placeholder={searchLabel}
+            description={searchHelp}
+            inputWrapperOrder={['label', 'input', 'description']}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+            w={{ base: '100%', sm: 280 }}
+          />
+        )}
+        {fields.map((field) => (
+          <Select
+            key={field.name}
+            label={field.label}
+            placeholder="Any"
+            clearable
+            data={[...field.options]}
+            value={filters.get(field.name) ?? null}
+            onChange={(value) => filters.set(field.name, value)}
+            w={{ base: '47%', sm: 150 }}
+          />
+        ))}
+        {dates && (
+          <>
+            <DateFilter name="from" label="Created from" />
+            <DateFilter name="to" label="Created until" />
+          </>
+        )}
+        {filters.any && (
+          <Button
+            variant="subtle"
+            onClick={() => {
+              setSearch('');
+              filters.clear();
+            }}
+          >
+            Clear filters
+          </Button>
+        )}
+      </Group>
+    </>
   );
 }
