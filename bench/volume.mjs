@@ -90,6 +90,8 @@ function requests(service, tenant, probe) {
     ['webhooks.listDeliveries first page', 'operator', () => op('webhooks.listDeliveries', env)],
     ['audit.list first page', 'operator', () => op('audit.list', { organizationId: tenant.organizationId })],
     ['overview.summary (30 days)', 'operator', () => op('overview.summary', { ...env, days: 30 })],
+    ['overview.backlog (Home: deliveries owed)', 'operator', () => op('overview.backlog', env)],
+    ['overview.outage (Home: the banner)', 'operator', () => op('overview.outage', env)],
     ['reconciliation.status', 'operator', () => op('reconciliation.status', env)],
   ];
 }
