@@ -131,6 +131,8 @@ const CASES: Record<string, Case> = {
   'events.get': { need: 'read', outsider: 'not_found', input: (f) => ({ eventId: f.eventId }) },
   'onboarding.checklist': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
   'overview.summary': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId, days: 7 }) },
+  'overview.backlog': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
+  'overview.outage': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
   // One environment for its members; without one (every environment) it is an operator's view, tested with the CLI.
   'reconciliation.status': { need: 'read', outsider: 'not_found', input: (f) => ({ environmentId: f.environmentId }) },
   'members.list': { need: 'read', outsider: 'not_found', input: (f) => ({ organizationId: f.organizationId }) },

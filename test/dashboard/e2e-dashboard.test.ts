@@ -50,11 +50,11 @@ afterEach(async (context) => {
 const nav = (name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
 
 describe.skipIf(!chromiumAvailable)('the dashboard, for a developer', () => {
-  it('logs in to the sandbox home: test-mode banner, the volume chart, the failed-deliveries count', async () => {
+  it('logs in to the sandbox home: test-mode banner, the volume chart, the webhook deliveries owed', async () => {
     expect(page.url()).toBe(`${baseUrl}/dashboard/e/${environmentId}`);
     await expect(page.getByTestId('sandbox-banner').isVisible()).resolves.toBe(true);
     await page.getByText('Payments per day, by status').waitFor();
-    await page.getByText('Failed deliveries').waitFor();
+    await page.getByRole('region', { name: 'Webhook deliveries owed' }).getByText('Queued', { exact: true }).waitFor();
     // The session cookie is the browser's alone: HttpOnly, strict same-site.
     const cookie = (await page.context().cookies()).find((c) => c.name === 'dashboard_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
@@ -114,7 +114,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard, for a developer', () => {
     await page.getByRole('button', { name: 'New test payment' }).click();
     await page.getByLabel('External id').fill('pix-to-pay');
     await page.getByRole('dialog').getByRole('button', { name: 'Create test payment' }).click();
-    await page.getByText('Gateway reference').waitFor();
+    await page.getByText('Gateway reference', { exact: true }).waitFor();
     const pix = { body: { id: /\/payments\/(pay_\w+)$/.exec(page.url())![1]! } };
     // Open, it shows the code the customer pays with.
     await page.getByRole('button', { name: 'Copy Pix code' }).waitFor();

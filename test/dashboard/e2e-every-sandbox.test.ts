@@ -66,7 +66,7 @@ async function newTestPayment(page: Page, method: 'Pix' | 'Card') {
   const dialog = page.getByRole('dialog');
   if (method === 'Card') await dialog.getByText('Card', { exact: true }).click();
   await dialog.getByRole('button', { name: 'Create test payment' }).click();
-  await page.getByText('Gateway reference').waitFor();
+  await page.getByText('Gateway reference', { exact: true }).waitFor();
   return paymentIdOf(page);
 }
 

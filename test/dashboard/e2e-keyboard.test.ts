@@ -164,7 +164,7 @@ describe.skipIf(!chromiumAvailable)('the dashboard with the keyboard only', () =
     await tabTo((f) => f.inDialog && f.tag === 'INPUT' && f.name === '' && f.id !== '' && f.role === null, 'a field', 6);
     await tabTo((f) => f.name === 'Create test payment', 'the submit button', 20);
     await page.keyboard.press('Enter');
-    await page.getByText('Gateway reference').waitFor();
+    await page.getByText('Gateway reference', { exact: true }).waitFor();
     expect(page.url()).toMatch(new RegExp(`^${base}/payments/pay_\\w+$`));
     expect(page.url()).not.toContain(paymentId);
     await dialog.waitFor({ state: 'hidden' });

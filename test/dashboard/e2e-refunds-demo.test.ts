@@ -62,7 +62,7 @@ describe.skipIf(!chromiumAvailable)('the demo owner refunds a test payment', () 
     const create = page.getByRole('dialog', { name: 'New test payment' });
     await create.getByLabel('Amount (BRL)').fill('30');
     await create.getByRole('button', { name: 'Create test payment' }).click();
-    await page.getByText('Gateway reference').waitFor();
+    await page.getByText('Gateway reference', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await page.getByText('payment.paid', { exact: true }).waitFor();
 

@@ -195,10 +195,12 @@ describe.skipIf(!chromiumAvailable)('routing on the dashboard', { timeout: 120_0
     await page.getByRole('button', { name: 'New test payment' }).click();
     await page.getByLabel('External id').fill('pix-while-a-is-down');
     await page.getByRole('dialog').getByRole('button', { name: 'Create test payment' }).click();
-    await page.getByText('Gateway reference').waitFor();
+    // The new payment's page, not the list's search help that also names the gateway reference.
+    await page.waitForURL(/\/payments\/pay_\w+$/);
+    await page.getByText('Gateway reference', { exact: true }).waitFor();
     fallbackPaymentId = /\/payments\/(pay_\w+)$/.exec(page.url())![1]!;
 
-    const trace = page.getByRole('region', { name: 'Routing' });
+    const trace = page.getByRole('region', { name: 'Routing', exact: true });
     await trace.getByText('Taken by gateway_b after 1 other attempt.').waitFor();
     const attempts = trace.getByRole('table', { name: 'Routing attempts' }).getByRole('row');
     await expect.poll(() => attempts.count()).toBe(3); // the header and two attempts
@@ -245,7 +247,7 @@ describe.skipIf(!chromiumAvailable)('routing on the dashboard', { timeout: 120_0
     expect(reply.status).toBe(201);
     expect(reply.body.gateway).toBe('gateway_a');
     await openAs(developer, `subscriptions/${reply.body.id}`);
-    const trace = page.getByRole('region', { name: 'Routing' });
+    const trace = page.getByRole('region', { name: 'Routing', exact: true });
     await trace.getByText('Taken by gateway_a after 1 other attempt.').waitFor();
     const attempts = trace.getByRole('table', { name: 'Routing attempts' }).getByRole('row');
     expect(await attempts.nth(1).innerText()).toMatch(/gateway_b\s+unavailable/i);
@@ -262,7 +264,7 @@ describe.skipIf(!chromiumAvailable)('routing on the dashboard', { timeout: 120_0
     expect(await pixRule().getByRole('button').count()).toBe(0);
 
     await page.goto(`${baseUrl}/dashboard/e/${environmentId}/payments/${fallbackPaymentId}`);
-    await page.getByRole('region', { name: 'Routing' }).getByText('Taken by gateway_b after 1 other attempt.').waitFor();
+    await page.getByRole('region', { name: 'Routing', exact: true }).getByText('Taken by gateway_b after 1 other attempt.').waitFor();
     expect(problems).toEqual([]);
     await page.close();
   });
