@@ -8,8 +8,6 @@
 import { countFailed, getDelivery, deliveryEnvironmentId, listDeliveries, resendDelivery, resendFailed } from '../webhooks/deliveries';
 import { createEndpoint, listEndpoints, loadEndpoint, rotateEndpointSecret, updateEndpoint } from '../webhooks/endpoints';
 import { sendTestEvent } from '../webhooks/test-event';
-import { RecordId } from '../contract/schemas/text';
-import { z } from 'zod';
 import { notFound } from '../domain/refusal';
 import { environmentAccess, projectAccess, recordAccess, visibleOrganizations, type Need } from './access';
 import {
@@ -19,6 +17,7 @@ import {
   ListEndpointsInput,
   ResendFailedInput,
   RotateSecretInput,
+  SendTestEventInput,
   UpdateEndpointInput,
 } from '../contract/operator/webhooks';
 import type { OperatorContext } from './procedure';
@@ -93,7 +92,7 @@ export const webhooksRouter = t.router({
    * the delivery, whose outcome `getDelivery` shows once its attempt ends. Not audited: the delivery and its attempts
    * are the record.
    */
-  sendTestEvent: operatorProcedure.input(z.strictObject({ endpointId: RecordId })).mutation(async ({ ctx, input }) => {
+  sendTestEvent: operatorProcedure.input(SendTestEventInput).mutation(async ({ ctx, input }) => {
     await endpointAccess(ctx, input.endpointId, 'develop');
     return sendTestEvent(ctx.em, ctx.services, input.endpointId);
   }),

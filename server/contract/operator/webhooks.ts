@@ -47,6 +47,9 @@ export const UpdateEndpointInput = z.strictObject({
   retries: z.boolean().optional(),
 });
 
+/** "Send test event": one signed `webhook.test` event to this endpoint, through the normal delivery path. */
+export const SendTestEventInput = z.strictObject({ endpointId: RecordId });
+
 /** `keepPreviousFor`: seconds the replaced secret keeps signing new deliveries (default 24 h), or `now`. */
 export const RotateSecretInput = z.strictObject({
   endpointId: RecordId,
